@@ -1,0 +1,233 @@
+//! What happened (past tense). The match's log is a list of these; folding them with
+//! [`GameState::apply`](super::GameState::apply) rebuilds the state.
+//!
+//! Format version [`EVENT_FORMAT_VERSION`]: variants and fields keep their meaning forever;
+//! later versions may add variants, and add fields only with defaults, so logs written today
+//! replay after future releases. Hidden fields are `Option`s: `Some` in the stored log, `None`
+//! in a feed redacted for a player who may not see them ([`Event::redacted_for`]).
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::Seat;
+use super::card::{Card, Face, PlacedCard};
+use super::pile::PileId;
+
+/// The version of the event format written by this engine.
+pub const EVENT_FORMAT_VERSION: u32 = 1;
+
+/// One entry of the match's log, tagged by `type`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A hand was dealt (RULES.md §9.1).
+    HandDealt {
+        /// Hand number, from 1.
+        hand: u32,
+        /// The dealer.
+        dealer: Seat,
+        /// Each seat's hand (`[]` for a seat out of the game); `null` where redacted.
+        hands: Vec<Option<Vec<Card>>>,
+        /// The four cards turned face up onto `N E S W`.
+        layout: Vec<Face>,
+        /// Cards left in the stock.
+        stock_count: u16,
+        /// The stock, next card first; `null` where redacted (always, outside the stored log).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stock: Option<Vec<Card>>,
+    },
+    /// A seat's turn began.
+    TurnStarted {
+        /// Whose turn.
+        seat: Seat,
+    },
+    /// `empty_side: from_stock`: the next stock card turned up into an empty side space.
+    SideRefilled {
+        /// The side space.
+        pile: PileId,
+        /// The card turned up (jokers go to the bottom of the stock instead, §9.3).
+        card: Face,
+    },
+    /// A seat drew cards from the stock.
+    CardsDrawn {
+        /// Who drew.
+        seat: Seat,
+        /// Why: the player's draw, or the automatic draw at the start or end of the turn.
+        reason: DrawReason,
+        /// How many cards.
+        count: u8,
+        /// The cards; `null` in feeds of other seats.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<Vec<Card>>,
+    },
+    /// A card went from a hand to the layout.
+    CardPlayed {
+        /// Who played.
+        seat: Seat,
+        /// The card as it now lies (a joker with the card it stands for).
+        card: PlacedCard,
+        /// Where it went.
+        to: PileId,
+    },
+    /// Cards moved from one pile to another.
+    PileMoved {
+        /// Who moved them.
+        seat: Seat,
+        /// From.
+        from: PileId,
+        /// To.
+        to: PileId,
+        /// How many cards moved (from the top of `from`).
+        count: u8,
+    },
+    /// `collect_corners`: a completed corner pile left the layout with its player.
+    CornerClaimed {
+        /// Who claimed it.
+        seat: Seat,
+        /// The corner, now empty.
+        pile: PileId,
+        /// The cards claimed, bottom first.
+        cards: Vec<PlacedCard>,
+    },
+    /// `king_hold_penalty`: a seat ended its turn holding a king while a corner was empty.
+    KingHoldPenalized {
+        /// Who.
+        seat: Seat,
+        /// Points added to their score for this hand.
+        points: u32,
+    },
+    /// Chips: a turn that only drew added chips to the pot.
+    ChipsToPot {
+        /// Who paid.
+        seat: Seat,
+        /// How many chips.
+        chips: u32,
+    },
+    /// A turn ended.
+    TurnEnded {
+        /// Whose turn it was.
+        seat: Seat,
+        /// Whether it was a pass: the stock was empty and no card entered or left a hand (§9.11).
+        passed: bool,
+    },
+    /// The hand ended; every hand is revealed.
+    HandEnded(HandResult),
+    /// The match ended.
+    GameEnded {
+        /// The winners (ties share the win).
+        winners: Vec<Seat>,
+        /// Final totals per seat.
+        totals: Vec<u32>,
+    },
+}
+
+/// Why cards were drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawReason {
+    /// The player's `draw` action.
+    Draw,
+    /// The automatic draw of `draw: start`.
+    TurnStart,
+    /// The draw of `end_turn` under `draw: end`.
+    TurnEnd,
+}
+
+/// How a hand ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HandOutcome {
+    /// A player played their last card.
+    WentOut {
+        /// Who went out.
+        seat: Seat,
+    },
+    /// Stock empty and a full round of passes.
+    Blocked,
+}
+
+/// The result of a hand, recorded in [`Event::HandEnded`] and shown in views.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct HandResult {
+    /// Hand number.
+    pub hand: u32,
+    /// How it ended.
+    pub outcome: HandOutcome,
+    /// Every hand left, revealed (`[]` for a seat out of the game).
+    pub hands: Vec<Vec<Card>>,
+    /// This hand's score per seat: cards left plus king-hold penalties.
+    pub hand_scores: Vec<u32>,
+    /// Running totals after this hand.
+    pub totals: Vec<u32>,
+    /// Who won the hand (may be empty: a blocked hand, or a tie under `fewest_cards_wins`).
+    pub winners: Vec<Seat>,
+    /// Corners claimed per seat this hand (`collect_corners`).
+    pub claimed_corners: Vec<u8>,
+    /// Chips settled, when playing for chips.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chips: Option<ChipSettlement>,
+    /// Seats out of the game from now on (`out_at_target`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub eliminated: Vec<Seat>,
+}
+
+/// How the chips moved at the end of a hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ChipSettlement {
+    /// The seat that took the pot; `null` when a blocked hand leaves it for the next hand.
+    pub pot_won_by: Option<Seat>,
+    /// The pot at the end of the hand.
+    pub pot: u64,
+    /// Change of each seat's chip balance by this settlement (the winner's share includes the pot).
+    pub payments: Vec<i64>,
+}
+
+impl Event {
+    /// The event as `viewer` may see it (`None`: a spectator): other seats' dealt hands and
+    /// drawn cards, and the stock order, are removed. Hands revealed at the end of a hand stay.
+    pub fn redacted_for(&self, viewer: Option<Seat>) -> Event {
+        match self {
+            Event::HandDealt {
+                hand,
+                dealer,
+                hands,
+                layout,
+                stock_count,
+                ..
+            } => Event::HandDealt {
+                hand: *hand,
+                dealer: *dealer,
+                hands: hands
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, cards)| {
+                        if Some(seat as Seat) == viewer {
+                            cards.clone()
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
+                layout: layout.clone(),
+                stock_count: *stock_count,
+                stock: None,
+            },
+            Event::CardsDrawn {
+                seat,
+                reason,
+                count,
+                cards,
+            } => Event::CardsDrawn {
+                seat: *seat,
+                reason: *reason,
+                count: *count,
+                cards: if Some(*seat) == viewer {
+                    cards.clone()
+                } else {
+                    None
+                },
+            },
+            other => other.clone(),
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! What fits where: the build rules of every pile kind and the checks shared by
+//! [`decide`](super::decide) and [`legal_actions`](super::legal_actions).
+
+use super::Seat;
+use super::card::{Card, Face, PlacedCard, Rank};
+use super::error::{Misfit, RuleError};
+use super::options::{Build, EmptySide};
+use super::pile::{PileId, PileKind};
+use super::state::GameState;
+
+/// Whether `card` fits on `top` for a pile that builds by `build` (RULES.md §1, §3).
+pub fn fits(build: Build, ace_wrap: bool, top: Face, card: Face) -> Result<(), Misfit> {
+    let (top_rank, rank) = (top.rank().value(), card.rank().value());
+    let down = build.is_down();
+    let rank_fits = if down {
+        rank + 1 == top_rank || (ace_wrap && top_rank == 1 && rank == 13)
+    } else {
+        rank == top_rank + 1 || (ace_wrap && top_rank == 13 && rank == 1)
+    };
+    if !rank_fits {
+        return Err(match (down, top.rank()) {
+            (true, Rank::ACE) if !ace_wrap => Misfit::NothingOnAce,
+            (false, Rank::KING) if !ace_wrap => Misfit::NothingOnKing,
+            _ => Misfit::Rank { down },
+        });
+    }
+    match build {
+        Build::DownSuit if card.suit() != top.suit() => Err(Misfit::Suit),
+        Build::DownAlternating | Build::UpAlternating if card.is_red() == top.is_red() => {
+            Err(Misfit::Colour)
+        }
+        _ => Ok(()),
+    }
+}
+
+impl GameState {
+    /// Whether `card` may be put on `pile` now, from hand (a run is judged by its lowest card).
+    pub(crate) fn accepts(&self, pile: PileId, card: PlacedCard) -> Result<(), RuleError> {
+        let rules = self.rules();
+        let face = card.face;
+        let cards = &self.piles[pile.index()];
+        let misfit = |reason| RuleError::DoesNotFit {
+            card,
+            pile,
+            top: cards.last().copied(),
+            reason,
+        };
+        match (pile.kind(), cards.last()) {
+            (PileKind::Foundation, _) if !rules.foundations => Err(RuleError::NoSuchPile(pile)),
+            (PileKind::Foundation, top) => {
+                let suit = pile.foundation_suit().expect("a foundation has a suit");
+                let next_rank = top.map_or(Some(Rank::ACE), |top| {
+                    Rank::new(top.face.rank().value() + 1)
+                });
+                let needs = next_rank.map(|rank| Face::new(rank, suit));
+                if needs == Some(face) {
+                    Ok(())
+                } else {
+                    Err(misfit(Misfit::NotNextOnFoundation { needs }))
+                }
+            }
+            (PileKind::Corner, None) if face.rank() == Rank::KING => Ok(()),
+            (PileKind::Corner, None) => Err(RuleError::CornerNeedsKing(card)),
+            (PileKind::Side, None) => match rules.empty_side {
+                EmptySide::AnyCard => Ok(()),
+                EmptySide::KingOnly if face.rank() == Rank::KING => Ok(()),
+                EmptySide::KingOnly => Err(RuleError::SideNeedsKing(card)),
+                EmptySide::FromStock if self.stock.is_empty() => Ok(()),
+                EmptySide::FromStock => Err(RuleError::SpaceAwaitsStock(pile)),
+            },
+            (PileKind::Side, Some(top))
+                if rules.ace_starter_takes_two && cards[0].face.rank() == Rank::ACE =>
+            {
+                // An ace starter takes a 2 of the other colour; then the pile is finished.
+                match cards.len() {
+                    1 if face.rank() != Rank::TWO => Err(misfit(Misfit::Rank { down: true })),
+                    1 if face.is_red() == top.face.is_red() => Err(misfit(Misfit::Colour)),
+                    1 => Ok(()),
+                    _ if cards[1].face.rank() == Rank::TWO => Err(misfit(Misfit::PileFinished)),
+                    _ => fits(rules.side_build, rules.ace_wrap, top.face, face).map_err(misfit),
+                }
+            }
+            (kind, Some(top)) => {
+                let build = if kind == PileKind::Side {
+                    rules.side_build
+                } else {
+                    rules.corner_build
+                };
+                fits(build, rules.ace_wrap, top.face, face).map_err(misfit)
+            }
+        }
+    }
+
+    /// Checks a play from hand and gives the card as it will lie.
+    pub(crate) fn check_play(
+        &self,
+        seat: Seat,
+        card: Card,
+        as_face: Option<Face>,
+        to: PileId,
+    ) -> Result<PlacedCard, RuleError> {
+        if self.hand(seat).binary_search(&card).is_err() {
+            return Err(RuleError::CardNotInHand(card));
+        }
+        let placed = match (card, as_face) {
+            (Card::Joker, Some(face)) => PlacedCard { face, joker: true },
+            (Card::Joker, None) => return Err(RuleError::JokerNeedsIdentity),
+            (Card::Natural(face), None) => PlacedCard::natural(face),
+            (Card::Natural(_), Some(_)) => return Err(RuleError::NotAJoker(card)),
+        };
+        self.accepts(to, placed)?;
+        Ok(placed)
+    }
+
+    /// Checks a pile move and gives the number of cards that move.
+    pub(crate) fn check_move(
+        &self,
+        from: PileId,
+        to: PileId,
+        count: Option<u8>,
+    ) -> Result<u8, RuleError> {
+        let rules = self.rules();
+        for pile in [from, to] {
+            if pile.kind() == PileKind::Foundation && !rules.foundations {
+                return Err(RuleError::NoSuchPile(pile));
+            }
+        }
+        if from.kind() == PileKind::Foundation {
+            return Err(RuleError::FoundationIsFinal);
+        }
+        if from == to {
+            return Err(RuleError::SamePile);
+        }
+        let source = &self.piles[from.index()];
+        if source.is_empty() {
+            return Err(RuleError::PileEmpty(from));
+        }
+        let len = source.len();
+        let to_foundation = to.kind() == PileKind::Foundation;
+        let run = match (rules.partial_runs, count) {
+            (true, None) => {
+                return Err(RuleError::BadCount(
+                    "At this table every move names its count: how many cards from the top move."
+                        .into(),
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(RuleError::BadCount(
+                    "Moves take no count at this table: a whole pile moves (only the top card, to a foundation).".into(),
+                ));
+            }
+            (true, Some(k)) if k == 0 || usize::from(k) > len => {
+                return Err(RuleError::BadCount(format!(
+                    "{from} holds {len} card(s): count must be 1 to {len}."
+                )));
+            }
+            (true, Some(k)) if to_foundation && k != 1 => {
+                return Err(RuleError::BadCount(
+                    "Only the top card moves to a foundation: count must be 1.".into(),
+                ));
+            }
+            (true, Some(k)) => usize::from(k),
+            (false, None) if to_foundation => 1,
+            (false, None) => len,
+        };
+        if from.kind() == PileKind::Corner && run == len && !to_foundation {
+            return Err(RuleError::CornerPileCannotMove);
+        }
+        let lowest = source[len - run];
+        let target_empty = self.piles[to.index()].is_empty();
+        match to.kind() {
+            PileKind::Corner if target_empty && lowest.face.rank() != Rank::KING => {
+                return Err(RuleError::CornerNeedsKing(lowest));
+            }
+            PileKind::Side if target_empty && !rules.pile_to_empty_side => {
+                return Err(RuleError::PileToEmptySideOff);
+            }
+            _ => self.accepts(to, lowest)?,
+        }
+        Ok(run as u8)
+    }
+
+    /// The piles a card can be played to at this table, in canonical order.
+    pub(crate) fn play_targets(&self) -> &'static [PileId] {
+        if self.rules().foundations {
+            &PileId::ALL
+        } else {
+            &PileId::TABLEAU
+        }
+    }
+
+    /// RULES.md §9.6: whether a `play` from hand exists now for `seat`.
+    pub(crate) fn can_play_from_hand(&self, seat: Seat) -> bool {
+        let mut previous = None;
+        self.hand(seat).iter().any(|&card| {
+            if previous == Some(card) {
+                return false;
+            }
+            previous = Some(card);
+            self.card_can_be_played(card)
+        })
+    }
+
+    pub(crate) fn card_can_be_played(&self, card: Card) -> bool {
+        let targets = self.play_targets();
+        match card {
+            Card::Natural(face) => targets
+                .iter()
+                .any(|&pile| self.accepts(pile, PlacedCard::natural(face)).is_ok()),
+            Card::Joker => targets.iter().any(|&pile| {
+                Face::all().any(|face| self.accepts(pile, PlacedCard { face, joker: true }).is_ok())
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn face(text: &str) -> Face {
+        text.parse().unwrap()
+    }
+
+    /// The drill of source 001: a pile topped by 9♥ takes 8♠ or 8♣, not 8♦, 10♠ or 9♣.
+    #[test]
+    fn drill_a_nine_of_hearts_takes_a_black_eight() {
+        let nine = face("9H");
+        let check = |card| fits(Build::DownAlternating, false, nine, face(card));
+        assert_eq!(check("8S"), Ok(()));
+        assert_eq!(check("8C"), Ok(()));
+        assert_eq!(check("8D"), Err(Misfit::Colour));
+        assert_eq!(check("10S"), Err(Misfit::Rank { down: true }));
+        assert_eq!(check("9C"), Err(Misfit::Rank { down: true }));
+    }
+
+    #[test]
+    fn nothing_fits_on_an_ace_unless_aces_wrap() {
+        assert_eq!(
+            fits(Build::DownAlternating, false, face("AH"), face("KS")),
+            Err(Misfit::NothingOnAce)
+        );
+        assert_eq!(
+            fits(Build::DownAlternating, true, face("AH"), face("KS")),
+            Ok(())
+        );
+        assert_eq!(
+            fits(Build::DownAlternating, true, face("AH"), face("KD")),
+            Err(Misfit::Colour)
+        );
+    }
+
+    #[test]
+    fn other_builds_follow_their_names() {
+        assert_eq!(fits(Build::DownSuit, false, face("9H"), face("8H")), Ok(()));
+        assert_eq!(
+            fits(Build::DownSuit, false, face("9H"), face("8D")),
+            Err(Misfit::Suit)
+        );
+        assert_eq!(
+            fits(Build::DownSuit, false, face("9H"), face("8S")),
+            Err(Misfit::Suit)
+        );
+        assert_eq!(
+            fits(Build::UpAlternating, false, face("9H"), face("10S")),
+            Ok(())
+        );
+        assert_eq!(
+            fits(Build::UpAlternating, false, face("9H"), face("8S")),
+            Err(Misfit::Rank { down: false })
+        );
+        assert_eq!(
+            fits(Build::UpAlternating, false, face("KH"), face("AS")),
+            Err(Misfit::NothingOnKing)
+        );
+        assert_eq!(
+            fits(Build::UpAlternating, true, face("KH"), face("AS")),
+            Ok(())
+        );
+    }
+}

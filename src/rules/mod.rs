@@ -1,0 +1,89 @@
+//! The rules engine: Kings in the Corner exactly as `RULES.md` says, for every option and preset.
+//!
+//! Pure and deterministic: no I/O, no clock, no randomness but the seeded shuffle of RULES.md §6.
+//! Nothing here imports from the rest of the crate.
+//!
+//! The engine follows the event-sourcing model: [`GameState::decide`] judges a player's
+//! [`Action`] and returns the [`Event`]s it causes (automatic steps included: the start-of-turn
+//! draw, refills, the end of a `when_stuck` turn, the end of the hand, the next deal, the end of
+//! the match); [`GameState::apply`] folds an event into the state; [`replay`] re-checks a stored
+//! log. [`GameState::legal_actions`] lists what the seat to move may do, and
+//! [`GameState::view`] gives what a seat may see.
+//!
+//! # Layout
+//! - [`card`]: cards and notation (`"10H"`, `"JK"`, `"JK7H"`).
+//! - [`pile`]: pile names (`N E S W`, `NE SE SW NW`, `FC FD FH FS`).
+//! - [`options`]: [`Rules`], every option, the presets, validation.
+//! - [`shuffle`]: the commitment, hand seeds and the ChaCha20 Fisher–Yates shuffle.
+//! - `state`: [`GameState`], [`Setup`] and `apply`.
+//! - `layout`: what fits where.
+//! - `decide`: actions → events, with the automatic steps and scoring.
+//! - `legal`: [`GameState::legal_actions`].
+//! - `view`: [`View`], per seat and for spectators.
+//! - `replay`: the checked replay of a log.
+//! - [`action`], [`event`], [`error`]: the wire types and [`RuleError`].
+//!
+//! # Readings of the rule book
+//! Where RULES.md leaves room, the engine reads it as follows (RULES.md §9 covers the rest):
+//! - The first dealer is drawn uniformly from the seed of "hand 0" (see [`shuffle`]).
+//! - `players` defaults to 4 ("best with 4").
+//! - A `king_hold_penalty` counts natural kings only; a joker is not "a king" until it is played as one.
+//! - `collect_corners`: a corner is claimed as soon as its top card is an ace (with `ace_wrap`, too).
+//! - `ace_starter_takes_two` applies to any side pile whose only card is an ace, and needs a
+//!   downward side build; `draw_until_playable` applies to draw modes `end` and `start`.
+//! - `ace_wrap` with `up_alternating` lets an ace of the other colour go on a king.
+//! - `out_at_target`: if every remaining player reaches the target in the same hand, the lowest
+//!   totals among them win.
+//! - A scoring table without a `joker` entry prices a joker at its highest figure.
+//! - A `when_stuck` player with a playable card must play one before ending the turn.
+
+pub mod action;
+pub mod card;
+mod decide;
+pub mod error;
+pub mod event;
+mod layout;
+mod legal;
+pub mod options;
+pub mod pile;
+mod replay;
+pub mod shuffle;
+mod state;
+mod view;
+
+pub use action::Action;
+pub use card::{Card, Face, PlacedCard, Rank, Suit};
+pub use error::{Misfit, RuleError};
+pub use event::{ChipSettlement, DrawReason, EVENT_FORMAT_VERSION, Event, HandOutcome, HandResult};
+pub use layout::fits;
+pub use options::{Build, Preset, Rules, RulesError};
+pub use pile::{PileId, PileKind};
+pub use replay::{ReplayError, replay};
+pub use state::{GameState, Setup, Status, TurnProgress};
+pub use view::{SeatView, TurnProgressView, View};
+
+/// A seat number, `0 … players − 1`, clockwise.
+pub type Seat = u8;
+
+/// RULES.md §9.10: at most this many play, move and draw actions in one turn.
+pub const MAX_ACTIONS_PER_TURN: u16 = 200;
+
+/// `decide(&state, seat, action)`: the events an action causes, or why it is refused.
+pub fn decide(state: &GameState, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+    state.decide(seat, action)
+}
+
+/// `apply(state, &event)`: folds one event into the state.
+pub fn apply(state: &mut GameState, event: &Event) {
+    state.apply(event);
+}
+
+/// `legal_actions(&state, seat)`: every action the seat may take now, in a stable order.
+pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
+    state.legal_actions(seat)
+}
+
+/// `view(&state, seat)`: what the seat may see.
+pub fn view(state: &GameState, seat: Seat) -> View {
+    state.view(seat)
+}

@@ -1,0 +1,435 @@
+//! The state of a match, and [`GameState::apply`], the fold of one event into it.
+//!
+//! `apply` records facts; it never decides anything. Every decision (is this legal, what does
+//! the end of a turn bring, who won) is made by [`decide`](super::decide), which emits the events.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::Seat;
+use super::card::{Card, PlacedCard};
+use super::event::{Event, HandResult};
+use super::options::{Rules, RulesError};
+use super::pile::PileId;
+use super::shuffle::{self, Secret};
+
+/// Everything fixed when a match starts: the rules, the secret and the client seeds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The table's rules (validated).
+    pub rules: Rules,
+    /// The match secret `S` of RULES.md §6. Never shown to players before the match ends.
+    pub secret: Secret,
+    /// One client seed per seat (`""` for none).
+    pub client_seeds: Vec<String>,
+}
+
+/// Where the match is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Created; the first hand is not dealt yet.
+    NotStarted,
+    /// A hand is in play.
+    Playing,
+    /// The match is over.
+    Finished,
+}
+
+/// What the player to move has done this turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TurnProgress {
+    /// Play, move and draw actions taken (bounded by [`MAX_ACTIONS_PER_TURN`](super::MAX_ACTIONS_PER_TURN)).
+    pub actions: u16,
+    /// The player used their `draw` action.
+    pub drew_by_action: bool,
+    /// Any card was drawn this turn (by any draw).
+    pub drew_any: bool,
+    /// A card left the player's hand.
+    pub played_from_hand: bool,
+}
+
+/// The whole state of a match, hidden parts included. Players see it through
+/// [`view`](super::view), never directly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameState {
+    pub(crate) setup: Arc<Setup>,
+    pub(crate) status: Status,
+    pub(crate) hand_number: u32,
+    pub(crate) dealer: Seat,
+    pub(crate) turn: Seat,
+    /// Each seat's hand, kept sorted in canonical order.
+    pub(crate) hands: Vec<Vec<Card>>,
+    /// Every pile, bottom first, indexed by [`PileId::index`].
+    pub(crate) piles: [Vec<PlacedCard>; 12],
+    /// The stock with the next card **last**, so a draw is a pop.
+    pub(crate) stock: Vec<Card>,
+    pub(crate) progress: TurnProgress,
+    pub(crate) consecutive_passes: u8,
+    /// King-hold penalties taken this hand.
+    pub(crate) penalties: Vec<u32>,
+    pub(crate) totals: Vec<u32>,
+    pub(crate) hands_won: Vec<u32>,
+    /// Seats still in the game (`out_at_target` removes seats).
+    pub(crate) active: Vec<bool>,
+    /// Corner piles claimed this hand, per seat.
+    pub(crate) claimed: Vec<Vec<Vec<PlacedCard>>>,
+    pub(crate) pot: u64,
+    pub(crate) chips: Vec<i64>,
+    pub(crate) last_hand: Option<HandResult>,
+    pub(crate) winners: Option<Vec<Seat>>,
+}
+
+impl GameState {
+    /// A match not started yet. Refuses invalid rules or a wrong number of client seeds.
+    pub fn new(setup: Setup) -> Result<GameState, RulesError> {
+        setup.rules.validate()?;
+        let players = usize::from(setup.rules.players);
+        if setup.client_seeds.len() != players {
+            return Err(RulesError {
+                option: "client_seeds".to_owned(),
+                message: format!(
+                    "need one per seat: {players}, got {}",
+                    setup.client_seeds.len()
+                ),
+            });
+        }
+        Ok(GameState {
+            setup: Arc::new(setup),
+            status: Status::NotStarted,
+            hand_number: 0,
+            dealer: 0,
+            turn: 0,
+            hands: vec![Vec::new(); players],
+            piles: Default::default(),
+            stock: Vec::new(),
+            progress: TurnProgress::default(),
+            consecutive_passes: 0,
+            penalties: vec![0; players],
+            totals: vec![0; players],
+            hands_won: vec![0; players],
+            active: vec![true; players],
+            claimed: vec![Vec::new(); players],
+            pot: 0,
+            chips: vec![0; players],
+            last_hand: None,
+            winners: None,
+        })
+    }
+
+    /// The table's rules.
+    pub fn rules(&self) -> &Rules {
+        &self.setup.rules
+    }
+
+    /// The fixed setup (rules, secret, client seeds).
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// Number of seats.
+    pub fn players(&self) -> u8 {
+        self.setup.rules.players
+    }
+
+    /// Where the match is.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The current (or last) hand number, from 1; 0 before the start.
+    pub fn hand_number(&self) -> u32 {
+        self.hand_number
+    }
+
+    /// The seat to move, while a hand is in play.
+    pub fn turn(&self) -> Option<Seat> {
+        (self.status == Status::Playing).then_some(self.turn)
+    }
+
+    /// The dealer of the current hand.
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// A seat's hand (canonical order).
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        self.hands.get(usize::from(seat)).map_or(&[], Vec::as_slice)
+    }
+
+    /// A pile, bottom first.
+    pub fn pile(&self, pile: PileId) -> &[PlacedCard] {
+        &self.piles[pile.index()]
+    }
+
+    /// Cards left in the stock.
+    pub fn stock_count(&self) -> usize {
+        self.stock.len()
+    }
+
+    /// Running totals per seat.
+    pub fn totals(&self) -> &[u32] {
+        &self.totals
+    }
+
+    /// The winners, once the match is over.
+    pub fn winners(&self) -> Option<&[Seat]> {
+        self.winners.as_deref()
+    }
+
+    /// The result of the last hand that ended.
+    pub fn last_hand(&self) -> Option<&HandResult> {
+        self.last_hand.as_ref()
+    }
+
+    /// What the player to move has done this turn.
+    pub fn progress(&self) -> TurnProgress {
+        self.progress
+    }
+
+    /// Whether a seat is still in the game.
+    pub fn is_active(&self, seat: Seat) -> bool {
+        self.active.get(usize::from(seat)).copied().unwrap_or(false)
+    }
+
+    /// The next seat to the left that is still in the game.
+    pub(crate) fn next_active(&self, seat: Seat) -> Seat {
+        let players = self.players();
+        let mut next = seat;
+        for _ in 0..players {
+            next = (next + 1) % players;
+            if self.active[usize::from(next)] {
+                return next;
+            }
+        }
+        seat
+    }
+
+    pub(crate) fn active_count(&self) -> usize {
+        self.active.iter().filter(|active| **active).count()
+    }
+
+    /// Every card the match's deck holds, wherever it is now (hands, layout, stock, claimed
+    /// corners). Used to check that no card is ever lost or duplicated.
+    pub fn all_cards(&self) -> Vec<Card> {
+        let mut cards: Vec<Card> = self.hands.iter().flatten().copied().collect();
+        cards.extend(self.piles.iter().flatten().map(|placed| placed.card()));
+        cards.extend(
+            self.claimed
+                .iter()
+                .flatten()
+                .flatten()
+                .map(|placed| placed.card()),
+        );
+        cards.extend(self.stock.iter().copied());
+        cards
+    }
+
+    /// Folds one event into the state. Events must come from [`decide`](super::decide) (or a
+    /// log checked by [`replay`](super::replay)); `apply` records them without judging them.
+    pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::HandDealt {
+                hand,
+                dealer,
+                hands,
+                layout,
+                stock,
+                ..
+            } => {
+                self.status = Status::Playing;
+                self.hand_number = *hand;
+                self.dealer = *dealer;
+                for (seat_hand, dealt) in self.hands.iter_mut().zip(hands) {
+                    *seat_hand = dealt.clone().unwrap_or_default();
+                    seat_hand.sort_unstable();
+                }
+                for pile in &mut self.piles {
+                    pile.clear();
+                }
+                for (side, face) in PileId::SIDES.iter().zip(layout) {
+                    self.piles[side.index()].push(PlacedCard::natural(*face));
+                }
+                self.stock = stock.clone().unwrap_or_default();
+                self.stock.reverse();
+                self.consecutive_passes = 0;
+                self.penalties.iter_mut().for_each(|points| *points = 0);
+                self.claimed.iter_mut().for_each(Vec::clear);
+                if let Some(chips) = self.setup.rules.chips {
+                    for (balance, active) in self.chips.iter_mut().zip(&self.active) {
+                        if *active {
+                            *balance -= i64::from(chips.ante);
+                            self.pot += u64::from(chips.ante);
+                        }
+                    }
+                }
+            }
+            Event::TurnStarted { seat } => {
+                self.turn = *seat;
+                self.progress = TurnProgress::default();
+            }
+            Event::SideRefilled { pile, card } => {
+                // Jokers met on the way went to the bottom of the stock (§9.3).
+                while let Some(next) = self.stock.pop() {
+                    if next == Card::Natural(*card) {
+                        break;
+                    }
+                    self.stock.insert(0, next);
+                }
+                self.piles[pile.index()].push(PlacedCard::natural(*card));
+            }
+            Event::CardsDrawn {
+                seat,
+                reason,
+                count,
+                ..
+            } => {
+                let drawn = usize::from(*count).min(self.stock.len());
+                let cards = self.stock.split_off(self.stock.len() - drawn);
+                let hand = &mut self.hands[usize::from(*seat)];
+                for card in cards {
+                    let at = hand.partition_point(|held| *held < card);
+                    hand.insert(at, card);
+                }
+                self.progress.drew_any = true;
+                if *reason == super::event::DrawReason::Draw {
+                    self.progress.drew_by_action = true;
+                    self.progress.actions += 1;
+                }
+            }
+            Event::CardPlayed { seat, card, to } => {
+                let hand = &mut self.hands[usize::from(*seat)];
+                if let Ok(at) = hand.binary_search(&card.card()) {
+                    hand.remove(at);
+                }
+                self.piles[to.index()].push(*card);
+                self.progress.played_from_hand = true;
+                self.progress.actions += 1;
+            }
+            Event::PileMoved {
+                from, to, count, ..
+            } => {
+                let source = &mut self.piles[from.index()];
+                let run = source.split_off(source.len().saturating_sub(usize::from(*count)));
+                self.piles[to.index()].extend(run);
+                self.progress.actions += 1;
+            }
+            Event::CornerClaimed { seat, pile, .. } => {
+                let cards = std::mem::take(&mut self.piles[pile.index()]);
+                self.claimed[usize::from(*seat)].push(cards);
+            }
+            Event::KingHoldPenalized { seat, points } => {
+                self.penalties[usize::from(*seat)] += points;
+            }
+            Event::ChipsToPot { seat, chips } => {
+                self.chips[usize::from(*seat)] -= i64::from(*chips);
+                self.pot += u64::from(*chips);
+            }
+            Event::TurnEnded { passed, .. } => {
+                self.consecutive_passes = if *passed {
+                    self.consecutive_passes + 1
+                } else {
+                    0
+                };
+            }
+            Event::HandEnded(result) => {
+                self.totals.clone_from(&result.totals);
+                for winner in &result.winners {
+                    self.hands_won[usize::from(*winner)] += 1;
+                }
+                for seat in &result.eliminated {
+                    self.active[usize::from(*seat)] = false;
+                }
+                if let Some(settlement) = &result.chips {
+                    for (balance, payment) in self.chips.iter_mut().zip(&settlement.payments) {
+                        *balance += payment;
+                    }
+                    if settlement.pot_won_by.is_some() {
+                        self.pot = 0;
+                    }
+                }
+                self.last_hand = Some(result.clone());
+            }
+            Event::GameEnded { winners, .. } => {
+                self.status = Status::Finished;
+                self.winners = Some(winners.clone());
+            }
+        }
+    }
+
+    /// A state for tests: the given setup, a hand in play with this layout, hands and stock.
+    #[doc(hidden)]
+    pub fn arrange(
+        setup: Setup,
+        turn: Seat,
+        hands: Vec<Vec<Card>>,
+        piles: &[(PileId, Vec<PlacedCard>)],
+        stock: Vec<Card>,
+    ) -> GameState {
+        let mut state = GameState::new(setup).expect("valid setup");
+        state.status = Status::Playing;
+        state.hand_number = 1;
+        state.turn = turn;
+        state.dealer = (turn + state.players() - 1) % state.players();
+        for (seat, mut hand) in hands.into_iter().enumerate() {
+            hand.sort_unstable();
+            state.hands[seat] = hand;
+        }
+        for (pile, cards) in piles {
+            state.piles[pile.index()] = cards.clone();
+        }
+        state.stock = stock;
+        state.stock.reverse();
+        state
+    }
+}
+
+/// Draws the deck of a hand and deals it (RULES.md §9.1, §9.3): one card at a time to the
+/// active seats from the dealer's left, `cards_per_hand` rounds; then four natural cards face up
+/// (a joker turned up goes to the bottom of the stock); the rest is the stock, next card first.
+pub(crate) fn deal(state: &GameState, hand: u32, dealer: Seat) -> Event {
+    let setup = &state.setup;
+    let rules = &setup.rules;
+    let deck = shuffle::shuffled_deck(
+        &setup.secret,
+        &setup.client_seeds,
+        hand,
+        rules.decks,
+        rules.jokers,
+    );
+    let players = usize::from(rules.players);
+    let mut order = Vec::with_capacity(players);
+    let mut seat = dealer;
+    for _ in 0..state.active_count() {
+        seat = state.next_active(seat);
+        order.push(usize::from(seat));
+    }
+    let mut hands: Vec<Vec<Card>> = vec![Vec::new(); players];
+    let mut cursor = 0;
+    for _ in 0..rules.cards_per_hand() {
+        for &seat in &order {
+            hands[seat].push(deck[cursor]);
+            cursor += 1;
+        }
+    }
+    let mut rest: std::collections::VecDeque<Card> = deck[cursor..].iter().copied().collect();
+    let mut layout = Vec::with_capacity(4);
+    // Validation guarantees at least four natural cards remain, so this ends.
+    while layout.len() < 4 {
+        match rest.pop_front() {
+            Some(Card::Natural(face)) => layout.push(face),
+            Some(Card::Joker) => rest.push_back(Card::Joker),
+            None => break,
+        }
+    }
+    let stock: Vec<Card> = rest.into_iter().collect();
+    Event::HandDealt {
+        hand,
+        dealer,
+        hands: hands.into_iter().map(Some).collect(),
+        layout,
+        stock_count: stock.len() as u16,
+        stock: Some(stock),
+    }
+}

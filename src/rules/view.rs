@@ -1,0 +1,152 @@
+//! What a seat may see (RULES.md §5): the layout in full, the foundations, the stock count,
+//! every seat's card count and scores, whose turn it is, the dealer — and only its own hand.
+//! A spectator sees the same without any hand. Hands are revealed in `last_hand` when a hand ends.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::Seat;
+use super::action::Action;
+use super::card::{Card, PlacedCard};
+use super::event::HandResult;
+use super::pile::PileId;
+use super::state::{GameState, Status};
+
+/// The table as one seat (or a spectator) sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct View {
+    /// Where the match is.
+    pub status: Status,
+    /// The hand in play (or the last one), from 1.
+    pub hand_number: u32,
+    /// The viewer's seat; `null` for a spectator.
+    pub your_seat: Option<Seat>,
+    /// The viewer's hand in canonical order; `null` for a spectator.
+    pub hand: Option<Vec<Card>>,
+    /// The eight piles `N E S W NE SE SW NW`, each bottom → top.
+    #[schema(value_type = BTreeMap<String, Vec<PlacedCard>>)]
+    pub piles: BTreeMap<PileId, Vec<PlacedCard>>,
+    /// The foundations `FC FD FH FS`, bottom → top; `null` when not in play.
+    #[schema(value_type = Option<BTreeMap<String, Vec<PlacedCard>>>)]
+    pub foundations: Option<BTreeMap<PileId, Vec<PlacedCard>>>,
+    /// Cards left in the stock.
+    pub stock_count: usize,
+    /// Every seat's public state.
+    pub seats: Vec<SeatView>,
+    /// The seat to move; `null` when no hand is in play.
+    pub turn: Option<Seat>,
+    /// The dealer of the hand.
+    pub dealer: Seat,
+    /// What the seat to move has done this turn.
+    pub turn_progress: TurnProgressView,
+    /// Chips in the pot, when playing for chips.
+    pub pot: Option<u64>,
+    /// The result of the last hand that ended, with every hand revealed.
+    pub last_hand: Option<HandResult>,
+    /// The winners, once the match is over.
+    pub winners: Option<Vec<Seat>>,
+    /// Every legal action, when it is the viewer's turn; otherwise `null`.
+    pub legal_actions: Option<Vec<Action>>,
+}
+
+/// One seat as everybody sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatView {
+    /// The seat.
+    pub seat: Seat,
+    /// Cards in hand.
+    pub hand_count: usize,
+    /// Penalty points taken this hand so far (king-hold penalties).
+    pub hand_penalties: u32,
+    /// Running total.
+    pub total: u32,
+    /// Hands won.
+    pub hands_won: u32,
+    /// Corner piles claimed this hand.
+    pub claimed_corners: usize,
+    /// Whether the seat is still in the game.
+    pub in_game: bool,
+    /// Chip balance, when playing for chips.
+    pub chips: Option<i64>,
+}
+
+/// The public progress of the current turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TurnProgressView {
+    /// Play, move and draw actions taken this turn.
+    pub actions: u16,
+    /// Whether the player used their mid-turn draw.
+    pub drew: bool,
+    /// Whether the player played a card from hand.
+    pub played: bool,
+}
+
+impl GameState {
+    /// The table as `seat` sees it: its own hand, everything public, and its legal actions.
+    pub fn view(&self, seat: Seat) -> View {
+        let mut view = self.spectator_view();
+        if seat < self.players() {
+            view.your_seat = Some(seat);
+            view.hand = Some(self.hand(seat).to_vec());
+            view.legal_actions = (self.turn() == Some(seat)).then(|| self.legal_actions(seat));
+        }
+        view
+    }
+
+    /// The table as a spectator sees it: everything public, no hand.
+    pub fn spectator_view(&self) -> View {
+        let chips_on = self.rules().chips.is_some();
+        let piles_of = |ids: &[PileId]| {
+            ids.iter()
+                .map(|id| (*id, self.pile(*id).to_vec()))
+                .collect()
+        };
+        View {
+            status: self.status,
+            hand_number: self.hand_number,
+            your_seat: None,
+            hand: None,
+            piles: piles_of(&PileId::TABLEAU),
+            foundations: self
+                .rules()
+                .foundations
+                .then(|| piles_of(&PileId::ALL[8..])),
+            stock_count: self.stock.len(),
+            seats: (0..self.players())
+                .map(|seat| {
+                    let index = usize::from(seat);
+                    SeatView {
+                        seat,
+                        hand_count: self.hands[index].len(),
+                        hand_penalties: self.penalties[index],
+                        total: self.totals[index],
+                        hands_won: self.hands_won[index],
+                        claimed_corners: self.claimed[index].len(),
+                        in_game: self.active[index],
+                        chips: chips_on.then_some(self.chips[index]),
+                    }
+                })
+                .collect(),
+            turn: self.turn(),
+            dealer: self.dealer,
+            turn_progress: TurnProgressView {
+                actions: self.progress.actions,
+                drew: self.progress.drew_by_action,
+                played: self.progress.played_from_hand,
+            },
+            pot: chips_on.then_some(self.pot),
+            last_hand: self.last_hand.clone(),
+            winners: self.winners.clone(),
+            legal_actions: None,
+        }
+    }
+}
+
+impl Status {
+    /// Whether the match is over.
+    pub fn is_finished(self) -> bool {
+        self == Status::Finished
+    }
+}
