@@ -283,13 +283,15 @@ impl Script {
             self.draw(seat, DrawReason::TurnEnd, usize::from(rules.draw_count));
         }
         let progress = self.state.progress;
-        if let Some(chips) = rules.chips {
-            if chips.idle_turn > 0 && progress.drew_any && !progress.played_from_hand {
-                self.emit(Event::ChipsToPot {
-                    seat,
-                    chips: chips.idle_turn,
-                });
-            }
+        if let Some(chips) = rules.chips
+            && chips.idle_turn > 0
+            && progress.drew_any
+            && !progress.played_from_hand
+        {
+            self.emit(Event::ChipsToPot {
+                seat,
+                chips: chips.idle_turn,
+            });
         }
         let passed =
             self.state.stock.is_empty() && !progress.drew_any && !progress.played_from_hand;

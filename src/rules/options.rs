@@ -660,39 +660,38 @@ impl Rules {
                 "needs side piles that build down",
             ));
         }
-        if let Some(chips) = self.chips {
-            if chips.ante > 1000 || chips.idle_turn > 1000 {
-                return Err(RulesError::new(
-                    "chips",
-                    "ante and idle_turn must be 0 to 1000 chips",
-                ));
-            }
+        if let Some(chips) = self.chips
+            && (chips.ante > 1000 || chips.idle_turn > 1000)
+        {
+            return Err(RulesError::new(
+                "chips",
+                "ante and idle_turn must be 0 to 1000 chips",
+            ));
         }
-        if let Scoring::Table(table) = &self.scoring {
-            if table
+        if let Scoring::Table(table) = &self.scoring
+            && table
                 .rank_figures()
                 .iter()
                 .chain(table.joker.iter())
                 .any(|figure| *figure > 1000)
-            {
-                return Err(RulesError::new(
-                    "scoring",
-                    "table figures must be 0 to 1000",
-                ));
-            }
+        {
+            return Err(RulesError::new(
+                "scoring",
+                "table figures must be 0 to 1000",
+            ));
         }
         let limit = match self.game_end {
             GameEnd::Target(n) | GameEnd::OutAtTarget(n) => Some((n, 100_000)),
             GameEnd::HandsWon(n) | GameEnd::Hands(n) => Some((n, 1000)),
             GameEnd::SingleHand => None,
         };
-        if let Some((n, most)) = limit {
-            if !(1..=most).contains(&n) {
-                return Err(RulesError::new(
-                    "game_end",
-                    format!("n must be 1 to {most}"),
-                ));
-            }
+        if let Some((n, most)) = limit
+            && !(1..=most).contains(&n)
+        {
+            return Err(RulesError::new(
+                "game_end",
+                format!("n must be 1 to {most}"),
+            ));
         }
         let points_accrue = self.king_hold_penalty > 0
             || Rank::all().any(|rank| self.scoring.rank_points(rank) > 0);

@@ -166,7 +166,7 @@ impl Checker {
         // The costly checks run on every step of a game's start, then on a sample, so that a
         // thousand games fit in CI's time (long games are long turns of pile moves).
         self.steps += 1;
-        if self.steps <= 300 || self.steps % 8 == 0 || state.status() != Status::Playing {
+        if self.steps <= 300 || self.steps.is_multiple_of(8) || state.status() != Status::Playing {
             check_views(state, events);
             if state.status() == Status::Playing {
                 check_actions(state, rng);
