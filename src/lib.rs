@@ -4,10 +4,19 @@
 //! # Layout
 //! - [`rules`]: the pure rules engine (cards, options and presets, the shuffle, decide/apply,
 //!   legal actions, views, replay). It imports nothing from the rest of the crate.
-//!
-//! The HTTP service (accounts, matches, the event store) is built on top of `rules` in later
-//! modules.
+//! - [`config`]: settings from flags and environment variables.
+//! - [`startup`]: builds the actix-web app on a `TcpListener` and runs it.
+//! - [`store`]: the database (SQLite or PostgreSQL through one sqlx pool) and its tables.
+//! - [`auth`]: passwords, access and refresh tokens, the `AuthUser` extractor, rate limiting.
+//! - [`http`]: handlers, `ApiError` (problem+json), the OpenAPI description.
+//! - [`telemetry`]: structured logs.
 
 #![warn(missing_docs)]
 
+pub mod auth;
+pub mod config;
+pub mod http;
 pub mod rules;
+pub mod startup;
+pub mod store;
+pub mod telemetry;

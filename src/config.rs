@@ -1,0 +1,96 @@
+//! Settings, from command-line flags with environment-variable fallbacks and defaults that
+//! need nothing. `kings-corner --help` documents every one; bad values stop the server at start.
+
+use std::net::SocketAddr;
+
+use clap::{Args, Parser, Subcommand};
+
+/// kings-corner: Kings in the Corner as persistent, asynchronous matches over HTTP.
+#[derive(Debug, Parser)]
+#[command(version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; `serve` when absent.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub settings: Settings,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP server (applies pending migrations first).
+    Serve,
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Print the OpenAPI description (JSON) and exit.
+    Openapi,
+}
+
+/// Every setting of the server.
+#[derive(Clone, Debug, Args)]
+pub struct Settings {
+    /// Database URL: `sqlite://FILE` (created on first start) or `postgres://…`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://kings-corner.db")]
+    pub database_url: String,
+
+    /// Address and port to listen on.
+    #[arg(long, env = "BIND_ADDRESS", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// Log filter, e.g. `info` or `kings_corner=debug,actix_web=info`.
+    #[arg(long, env = "LOG_LEVEL", default_value = "info")]
+    pub log_level: String,
+
+    /// Log format: `text` or `json`.
+    #[arg(long, env = "LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+
+    /// Lifetime of access tokens (JWT), in seconds.
+    #[arg(long, env = "ACCESS_TOKEN_TTL_SECONDS", default_value_t = 900, value_parser = clap::value_parser!(u64).range(30..=86_400))]
+    pub access_token_ttl_seconds: u64,
+
+    /// Lifetime of refresh tokens, in seconds.
+    #[arg(long, env = "REFRESH_TOKEN_TTL_SECONDS", default_value_t = 30 * 86_400, value_parser = clap::value_parser!(u64).range(60..=365 * 86_400))]
+    pub refresh_token_ttl_seconds: u64,
+
+    /// Token signing secret (at least 32 bytes). When unset, a key is generated on first start
+    /// and kept in the database, shared by every server process on it.
+    #[arg(long, env = "JWT_SECRET", hide_env_values = true)]
+    pub jwt_secret: Option<String>,
+
+    /// Login attempts allowed per minute, per client address and per username.
+    #[arg(long, env = "LOGIN_ATTEMPTS_PER_MINUTE", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub login_attempts_per_minute: u32,
+
+    /// Largest number of database connections in the pool.
+    #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub database_max_connections: u32,
+
+    /// How long a request waits for a database connection before answering 503, in seconds.
+    #[arg(long, env = "DATABASE_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub database_timeout_seconds: u64,
+}
+
+impl Settings {
+    /// Checks what clap cannot: the URL scheme and the secret's length.
+    pub fn validate(&self) -> Result<(), String> {
+        let url = &self.database_url;
+        if !(url.starts_with("sqlite:")
+            || url.starts_with("postgres://")
+            || url.starts_with("postgresql://"))
+        {
+            return Err(format!(
+                "DATABASE_URL must start with sqlite: or postgres:// (got `{}`)",
+                url.split(':').next().unwrap_or_default()
+            ));
+        }
+        if let Some(secret) = &self.jwt_secret
+            && secret.len() < 32
+        {
+            return Err("JWT_SECRET must be at least 32 bytes long".to_owned());
+        }
+        Ok(())
+    }
+}
