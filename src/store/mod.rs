@@ -47,8 +47,16 @@ impl From<sqlx::Error> for StoreError {
             | sqlx::Error::Io(_)
             | sqlx::Error::Tls(_) => StoreError::Unavailable(error),
             sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(error),
-            // PostgreSQL's "shutting down" / "cannot connect now" class 57P.
-            sqlx::Error::Database(db) if db.code().is_some_and(|code| code.starts_with("57P")) => {
+            // PostgreSQL refusing connections: connection exceptions (08), insufficient
+            // resources (53), shutting down or starting up (57P), connections disallowed (55000).
+            sqlx::Error::Database(db)
+                if db.code().is_some_and(|code| {
+                    code.starts_with("08")
+                        || code.starts_with("53")
+                        || code.starts_with("57P")
+                        || code == "55000"
+                }) =>
+            {
                 StoreError::Unavailable(error)
             }
             _ => StoreError::Other(error),

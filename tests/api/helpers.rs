@@ -1,0 +1,219 @@
+//! `spawn_app`: the real server on a random port, with a fresh database that is dropped after
+//! the test. SQLite by default; PostgreSQL when `DATABASE_URL` names a PostgreSQL server (the
+//! URL's database is only used to create and drop the test's own database).
+
+use std::net::TcpListener;
+
+use clap::Parser;
+use kings_corner::config::{Cli, Settings};
+use kings_corner::startup::Application;
+use serde_json::{Value, json};
+use sqlx::{Connection, Executor, PgConnection};
+
+/// Where the test's database lives; dropping it removes the database.
+pub enum TestDatabase {
+    /// A file in a temporary directory.
+    Sqlite(#[allow(dead_code)] tempfile::TempDir),
+    /// A database created on the server for this test.
+    Postgres {
+        /// URL of the maintenance database used to create and drop it.
+        admin_url: String,
+        /// Its name.
+        name: String,
+    },
+}
+
+impl TestDatabase {
+    async fn create() -> (TestDatabase, String) {
+        match std::env::var("DATABASE_URL") {
+            Ok(admin_url) if admin_url.starts_with("postgres") => {
+                let name = format!("kc_test_{}", uuid::Uuid::new_v4().simple());
+                let mut admin = PgConnection::connect(&admin_url)
+                    .await
+                    .expect("PostgreSQL is reachable");
+                admin
+                    .execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
+                    .await
+                    .expect("creates the test database");
+                let base = admin_url
+                    .rsplit_once('/')
+                    .map_or(admin_url.as_str(), |(base, _)| base);
+                let url = format!("{base}/{name}");
+                (TestDatabase::Postgres { admin_url, name }, url)
+            }
+            _ => {
+                let dir = tempfile::tempdir().expect("a temporary directory");
+                let url = format!("sqlite://{}", dir.path().join("test.db").display());
+                (TestDatabase::Sqlite(dir), url)
+            }
+        }
+    }
+
+    /// Runs SQL on the maintenance connection (PostgreSQL only).
+    pub async fn admin(&self, sql: &str) {
+        if let TestDatabase::Postgres { admin_url, .. } = self {
+            let mut admin = PgConnection::connect(admin_url)
+                .await
+                .expect("PostgreSQL is reachable");
+            admin.execute(sql).await.expect("admin SQL runs");
+        }
+    }
+
+    /// The database's name on PostgreSQL.
+    pub fn postgres_name(&self) -> Option<&str> {
+        match self {
+            TestDatabase::Postgres { name, .. } => Some(name),
+            TestDatabase::Sqlite(_) => None,
+        }
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        if let TestDatabase::Postgres { admin_url, name } = self {
+            let (admin_url, name) = (admin_url.clone(), name.clone());
+            // Drop runs outside any runtime guarantee: use a thread with its own runtime.
+            let _ = std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                runtime.block_on(async {
+                    if let Ok(mut admin) = PgConnection::connect(&admin_url).await {
+                        let _ = admin
+                            .execute(
+                                format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#)
+                                    .as_str(),
+                            )
+                            .await;
+                    }
+                });
+            })
+            .join();
+        }
+    }
+}
+
+/// A running server and a client for it.
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT`.
+    pub address: String,
+    /// A client without cookies or redirects.
+    pub client: reqwest::Client,
+    /// The settings it runs with.
+    pub settings: Settings,
+    /// Its database handle.
+    pub db: kings_corner::store::Db,
+    /// Its database (dropped last).
+    pub database: TestDatabase,
+}
+
+/// Settings as the binary would parse them with no flags, but quieter.
+pub fn default_settings() -> Settings {
+    let mut settings = Cli::try_parse_from(["kings-corner"])
+        .expect("defaults parse")
+        .settings;
+    settings.log_level = "warn".to_owned();
+    settings.database_timeout_seconds = 2;
+    settings
+}
+
+/// A server with default settings.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// A server with adjusted settings.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    let (database, url) = TestDatabase::create().await;
+    let mut settings = default_settings();
+    settings.database_url = url;
+    adjust(&mut settings);
+    let (app, address) = start(settings.clone()).await;
+    TestApp {
+        address,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        settings,
+        db: app,
+        database,
+    }
+}
+
+/// Starts one more server process on the given settings (e.g. the same database).
+pub async fn start(settings: Settings) -> (kings_corner::store::Db, String) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("binds a random port");
+    let app = Application::build_with_listener(settings, listener)
+        .await
+        .expect("the app builds");
+    let address = format!("http://{}", app.address());
+    let db = app.db().clone();
+    tokio::spawn(app.run());
+    (db, address)
+}
+
+impl TestApp {
+    /// POST a JSON body.
+    pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .json(body)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// GET with an optional bearer token.
+    pub async fn get(&self, path: &str, token: Option<&str>) -> reqwest::Response {
+        let mut request = self.client.get(format!("{}{path}", self.address));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.expect("request sent")
+    }
+
+    /// Registers an account and asserts success.
+    pub async fn register(&self, username: &str, password: &str) -> Value {
+        let response = self
+            .post(
+                "/v1/accounts",
+                &json!({"username": username, "password": password}),
+            )
+            .await;
+        assert_eq!(response.status(), 201, "registering {username}");
+        response.json().await.unwrap()
+    }
+
+    /// Logs in and returns the token pair.
+    pub async fn login(&self, username: &str, password: &str) -> Value {
+        let response = self
+            .post(
+                "/v1/auth/login",
+                &json!({"username": username, "password": password}),
+            )
+            .await;
+        assert_eq!(response.status(), 200, "logging in {username}");
+        response.json().await.unwrap()
+    }
+}
+
+/// Asserts a problem+json answer with this status and code, and returns its body.
+pub async fn assert_problem(response: reqwest::Response, status: u16, code: &str) -> Value {
+    assert_eq!(response.status(), status, "status");
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_owned());
+    assert_eq!(content_type.as_deref(), Some("application/problem+json"));
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], code, "{body}");
+    assert_eq!(body["status"], status);
+    assert!(
+        body["detail"]
+            .as_str()
+            .is_some_and(|detail| !detail.is_empty())
+    );
+    body
+}

@@ -1,0 +1,7 @@
+//! Black-box tests over real HTTP against the server on a random port, on SQLite or, with
+//! `DATABASE_URL=postgres://…`, on a fresh PostgreSQL database per test.
+
+mod accounts;
+mod auth;
+mod helpers;
+mod operations;
