@@ -4,9 +4,10 @@
 use std::net::TcpListener;
 use std::time::Duration;
 
-use actix_web::dev::Server;
-use actix_web::{App, HttpResponse, HttpServer, web};
-use tracing_actix_web::TracingLogger;
+use actix_web::dev::{Server, Service, ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::{App, HttpMessage, HttpResponse, HttpServer, web};
+use tracing_actix_web::{RequestId, TracingLogger};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
@@ -68,7 +69,8 @@ impl Application {
                 .app_data(limiter.clone())
                 .configure(http::configure)
                 .split_for_parts();
-            app.wrap(TracingLogger::default())
+            app.wrap_fn(echo_request_id)
+                .wrap(TracingLogger::default())
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
                 .route(
                     "/docs",
@@ -107,5 +109,28 @@ impl Application {
     /// Serves until stopped (SIGTERM or Ctrl-C stop it gracefully).
     pub async fn run(self) -> std::io::Result<()> {
         self.server.await
+    }
+}
+
+/// Returns the request id of the request's log span as `x-request-id`, so a client can quote it.
+fn echo_request_id<S>(
+    request: ServiceRequest,
+    service: &S,
+) -> impl std::future::Future<Output = Result<ServiceResponse, actix_web::Error>> + use<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse, Error = actix_web::Error>,
+{
+    let request_id = request.extensions().get::<RequestId>().copied();
+    let response = service.call(request);
+    async move {
+        let mut response = response.await?;
+        if let Some(id) = request_id
+            && let Ok(value) = HeaderValue::from_str(&id.to_string())
+        {
+            response
+                .headers_mut()
+                .insert(HeaderName::from_static("x-request-id"), value);
+        }
+        Ok(response)
     }
 }

@@ -5,7 +5,13 @@ use crate::helpers::{assert_problem, spawn_app};
 #[tokio::test]
 async fn health_and_readiness() {
     let app = spawn_app().await;
-    assert_eq!(app.get("/healthz", None).await.status(), 200);
+    let alive = app.get("/healthz", None).await;
+    assert_eq!(alive.status(), 200);
+    let request_id = alive
+        .headers()
+        .get("x-request-id")
+        .expect("every answer carries its request id");
+    assert_eq!(request_id.to_str().unwrap().len(), 36, "a UUID");
     let ready = app.get("/readyz", None).await;
     assert_eq!(ready.status(), 200);
     assert_eq!(
