@@ -28,8 +28,8 @@ pub enum Command {
     Openapi,
 }
 
-/// Every setting of the server.
-#[derive(Clone, Debug, Args)]
+/// Every setting of the server. `Debug` hides the secret.
+#[derive(Clone, Args)]
 pub struct Settings {
     /// Database URL: `sqlite://FILE` (created on first start) or `postgres://…`.
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://kings-corner.db")]
@@ -73,6 +73,42 @@ pub struct Settings {
     pub database_timeout_seconds: u64,
 }
 
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("database_url", &redact_password(&self.database_url))
+            .field("bind", &self.bind)
+            .field("log_level", &self.log_level)
+            .field("log_format", &self.log_format)
+            .field("access_token_ttl_seconds", &self.access_token_ttl_seconds)
+            .field("refresh_token_ttl_seconds", &self.refresh_token_ttl_seconds)
+            .field(
+                "jwt_secret",
+                &self.jwt_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("login_attempts_per_minute", &self.login_attempts_per_minute)
+            .field("database_max_connections", &self.database_max_connections)
+            .field("database_timeout_seconds", &self.database_timeout_seconds)
+            .finish()
+    }
+}
+
+/// `postgres://user:secret@host/db` → `postgres://user:<redacted>@host/db`.
+fn redact_password(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let credentials = &url[scheme_end + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => {
+                    format!("{}{user}:<redacted>{}", &url[..scheme_end + 3], &url[at..])
+                }
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
+}
+
 impl Settings {
     /// Checks what clap cannot: the URL scheme and the secret's length.
     pub fn validate(&self) -> Result<(), String> {
@@ -92,5 +128,35 @@ impl Settings {
             return Err("JWT_SECRET must be at least 32 bytes long".to_owned());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_hides_secrets() {
+        let mut settings = Cli::try_parse_from(["kings-corner"]).unwrap().settings;
+        settings.jwt_secret = Some("super-secret-signing-key-of-32-bytes!".to_owned());
+        settings.database_url = "postgres://kings:hunter2@db:5432/kings".to_owned();
+        let printed = format!("{settings:?}");
+        assert!(
+            !printed.contains("super-secret") && !printed.contains("hunter2"),
+            "{printed}"
+        );
+        assert!(printed.contains("postgres://kings:<redacted>@db:5432/kings"));
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_a_message() {
+        let mut settings = Cli::try_parse_from(["kings-corner"]).unwrap().settings;
+        settings.database_url = "mysql://localhost/kings".to_owned();
+        assert!(settings.validate().unwrap_err().contains("DATABASE_URL"));
+        settings.database_url = "sqlite://x.db".to_owned();
+        settings.jwt_secret = Some("short".to_owned());
+        assert!(settings.validate().unwrap_err().contains("JWT_SECRET"));
+        assert!(Cli::try_parse_from(["kings-corner", "--bind", "not-an-address"]).is_err());
+        assert!(Cli::try_parse_from(["kings-corner", "--access-token-ttl-seconds", "0"]).is_err());
     }
 }

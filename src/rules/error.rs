@@ -1,8 +1,6 @@
 //! Why the engine refused an action: a stable machine-readable [`RuleError::code`] and a
 //! sentence a player understands (its `Display`).
 
-use std::fmt;
-
 use super::card::{Card, Face, PlacedCard};
 use super::pile::PileId;
 use super::{MAX_ACTIONS_PER_TURN, Seat};
@@ -204,10 +202,4 @@ fn does_not_fit_sentence(
         }
     };
     format!("{card} does not fit on {onto}: {why}.")
-}
-
-impl fmt::Display for Misfit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
 }

@@ -143,10 +143,3 @@ impl GameState {
         }
     }
 }
-
-impl Status {
-    /// Whether the match is over.
-    pub fn is_finished(self) -> bool {
-        self == Status::Finished
-    }
-}

@@ -39,17 +39,7 @@ impl Db {
         token: &RefreshToken,
         now: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO refresh_tokens (token_hash, account_id, family_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&token.token_hash)
-        .bind(&token.account_id)
-        .bind(&token.family_id)
-        .bind(now)
-        .bind(token.expires_at)
-        .execute(self.pool())
-        .await?;
-        Ok(())
+        insert_token(self.pool(), token, now).await
     }
 
     /// The stored token with this hash.
@@ -98,16 +88,7 @@ impl Db {
             self.revoke_family(&old.family_id, now).await?;
             return Ok(Rotation::Reused);
         }
-        sqlx::query(
-            "INSERT INTO refresh_tokens (token_hash, account_id, family_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&next.token_hash)
-        .bind(&next.account_id)
-        .bind(&next.family_id)
-        .bind(now)
-        .bind(next.expires_at)
-        .execute(&mut *transaction)
-        .await?;
+        insert_token(&mut *transaction, next, now).await?;
         transaction.commit().await?;
         Ok(Rotation::Rotated)
     }
@@ -152,4 +133,21 @@ impl Db {
             .collect::<Result<Vec<_>, sqlx::Error>>()
             .map_err(StoreError::from)
     }
+}
+
+async fn insert_token<'e, E>(executor: E, token: &RefreshToken, now: i64) -> Result<(), StoreError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO refresh_tokens (token_hash, account_id, family_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&token.token_hash)
+    .bind(&token.account_id)
+    .bind(&token.family_id)
+    .bind(now)
+    .bind(token.expires_at)
+    .execute(executor)
+    .await?;
+    Ok(())
 }
