@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod auth;
 pub mod error;
 pub mod health;
+pub mod rules;
 
 use actix_web::App;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
@@ -21,7 +22,8 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(accounts::me)
         .service(auth::login)
         .service(auth::refresh_tokens)
-        .service(auth::logout);
+        .service(auth::logout)
+        .service(rules::rules_catalog);
 }
 
 /// The document's fixed parts; the paths come from [`configure`].
@@ -38,6 +40,7 @@ pub fn configure(config: &mut ServiceConfig) {
     tags(
         (name = "accounts", description = "Registration and the caller's account"),
         (name = "auth", description = "Access and refresh tokens"),
+        (name = "rules", description = "Options and presets of the rule book"),
         (name = "operations", description = "Health checks"),
     )
 )]

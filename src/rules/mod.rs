@@ -14,6 +14,7 @@
 //! - [`card`]: cards and notation (`"10H"`, `"JK"`, `"JK7H"`).
 //! - [`pile`]: pile names (`N E S W`, `NE SE SW NW`, `FC FD FH FS`).
 //! - [`options`]: [`Rules`], every option, the presets, validation.
+//! - [`catalog`]: every option and preset described, for the rules endpoint.
 //! - [`shuffle`]: the commitment, hand seeds and the ChaCha20 Fisher–Yates shuffle.
 //! - `state`: [`GameState`], [`Setup`] and `apply`.
 //! - `layout`: what fits where.
@@ -24,21 +25,12 @@
 //! - [`action`], [`event`], [`error`]: the wire types and [`RuleError`].
 //!
 //! # Readings of the rule book
-//! Where RULES.md leaves room, the engine reads it as follows (RULES.md §9 covers the rest):
-//! - The first dealer is drawn uniformly from the seed of "hand 0" (see [`shuffle`]).
-//! - `players` defaults to 4 ("best with 4").
-//! - A `king_hold_penalty` counts natural kings only; a joker is not "a king" until it is played as one.
-//! - `collect_corners`: a corner is claimed as soon as its top card is an ace (with `ace_wrap`, too).
-//! - `ace_starter_takes_two` applies to any side pile whose only card is an ace, and needs a
-//!   downward side build; `draw_until_playable` applies to draw modes `end` and `start`.
-//! - `ace_wrap` with `up_alternating` lets an ace of the other colour go on a king.
-//! - `out_at_target`: if every remaining player reaches the target in the same hand, the lowest
-//!   totals among them win.
-//! - A scoring table without a `joker` entry prices a joker at its highest figure.
-//! - A `when_stuck` player with a playable card must play one before ending the turn.
+//! Where RULES.md leaves room (beyond its own §9), the engine's choices are listed in
+//! [`catalog::READINGS`], which the rules endpoint also serves.
 
 pub mod action;
 pub mod card;
+pub mod catalog;
 mod decide;
 pub mod error;
 pub mod event;

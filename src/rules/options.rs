@@ -65,10 +65,12 @@ pub struct Rules {
     /// Who wins a blocked hand.
     pub blocked: BlockedRule,
     /// Penalty per card left in hand.
+    #[schema(value_type = ScoringSchema)]
     pub scoring: Scoring,
     /// Play for chips; `null` for no chips.
     pub chips: Option<Chips>,
     /// When the game ends and who wins.
+    #[schema(value_type = GameEndSchema)]
     pub game_end: GameEnd,
 }
 
@@ -178,8 +180,7 @@ pub enum ChipPay {
 }
 
 /// Penalty per card left in hand at the end of a hand.
-#[derive(Clone, Debug, PartialEq, Eq, ToSchema)]
-#[schema(no_recursion)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Scoring {
     /// K 10, others 1.
     Penalty,
@@ -360,7 +361,7 @@ impl<'de> Deserialize<'de> for Scoring {
 }
 
 /// When the game ends (RULES.md §3 `game_end`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameEnd {
     /// `{"target": n}`: ends after the hand in which someone reaches n; lowest total wins.
     Target(u32),
@@ -443,6 +444,52 @@ impl<'de> Deserialize<'de> for GameEnd {
             ))),
         }
     }
+}
+
+/// The OpenAPI shape of [`Scoring`]: a scheme's name or a table.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum ScoringSchema {
+    /// A named scheme.
+    Named(ScoringName),
+    /// A figure per rank.
+    Table(ScoreTable),
+}
+
+/// The named scoring schemes.
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+enum ScoringName {
+    #[serde(rename = "penalty")]
+    Penalty,
+    #[serde(rename = "jq_two")]
+    JqTwo,
+    #[serde(rename = "face_value")]
+    FaceValue,
+    #[serde(rename = "kings_25")]
+    Kings25,
+    #[serde(rename = "pip")]
+    Pip,
+    #[serde(rename = "none")]
+    None,
+}
+
+/// The OpenAPI shape of [`GameEnd`]: an object with exactly one of these keys.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum GameEndSchema {
+    /// Lowest total once someone reaches the target.
+    Target { target: u32 },
+    /// One hand.
+    SingleHand { single_hand: bool },
+    /// Players at the target are out; the last one left wins.
+    OutAtTarget { out_at_target: u32 },
+    /// First to win n hands.
+    HandsWon { hands_won: u32 },
+    /// Lowest total after n hands.
+    Hands { hands: u32 },
 }
 
 /// A named set of options, one per source page (RULES.md §8).

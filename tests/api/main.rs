@@ -5,3 +5,4 @@ mod accounts;
 mod auth;
 mod helpers;
 mod operations;
+mod rules;

@@ -1,0 +1,39 @@
+//! `GET /v1/rules`: every option and preset, so clients can offer the table's choices.
+
+use actix_web::{HttpResponse, get};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::rules::catalog::{self, OptionInfo, PresetInfo};
+use crate::rules::error::RuleError;
+
+/// The rules a match can be created with.
+#[derive(Serialize, ToSchema)]
+pub struct RulesCatalog {
+    /// Every option, its values, default and meaning.
+    pub options: Vec<OptionInfo>,
+    /// Every preset with its full option set. A match takes a preset plus overrides.
+    pub presets: Vec<PresetInfo>,
+    /// How the engine reads the rule book where it leaves room.
+    pub readings: Vec<&'static str>,
+    /// Every code a refused move can carry.
+    pub rule_error_codes: Vec<&'static str>,
+}
+
+/// Every option with its type, default and description; every preset with its full option set.
+#[utoipa::path(
+    tag = "rules",
+    responses((status = 200, description = "The catalog", body = RulesCatalog)),
+    security(())
+)]
+#[get("/v1/rules")]
+pub async fn rules_catalog() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header(("Cache-Control", "public, max-age=3600"))
+        .json(RulesCatalog {
+            options: catalog::options(),
+            presets: catalog::presets(),
+            readings: catalog::READINGS.to_vec(),
+            rule_error_codes: RuleError::CODES.to_vec(),
+        })
+}

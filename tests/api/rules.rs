@@ -1,0 +1,54 @@
+//! `GET /v1/rules`.
+
+use serde_json::Value;
+
+use crate::helpers::spawn_app;
+
+#[tokio::test]
+async fn the_rules_endpoint_lists_every_option_and_preset() {
+    let app = spawn_app().await;
+    let response = app.get("/v1/rules", None).await;
+    assert_eq!(response.status(), 200);
+    let catalog: Value = response.json().await.unwrap();
+    let options = catalog["options"].as_array().unwrap();
+    assert_eq!(options.len(), 23);
+    let option = |name: &str| {
+        options
+            .iter()
+            .find(|option| option["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(option("draw")["default"], "end");
+    assert_eq!(
+        option("game_end")["default"],
+        serde_json::json!({"target": 50})
+    );
+    assert!(
+        option("empty_side")["description"]
+            .as_str()
+            .unwrap()
+            .contains("stock")
+    );
+    let presets = catalog["presets"].as_array().unwrap();
+    let names: Vec<&str> = presets
+        .iter()
+        .map(|preset| preset["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["standard", "draw-first", "foundations", "night-one"]
+    );
+    let night_one = &presets[3]["rules"];
+    assert_eq!(night_one["hand_size_5_plus"], 5);
+    assert_eq!(night_one["empty_side"], "from_stock");
+    assert_eq!(presets[2]["rules"]["scoring"], "pip");
+    assert!(
+        catalog["rule_error_codes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|code| code == "not_your_turn")
+    );
+    assert!(!catalog["readings"].as_array().unwrap().is_empty());
+}
