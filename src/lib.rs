@@ -16,6 +16,7 @@
 pub mod auth;
 pub mod config;
 pub mod http;
+pub mod matches;
 pub mod rules;
 pub mod startup;
 pub mod store;

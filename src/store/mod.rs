@@ -3,6 +3,7 @@
 //! each database has its own commented migrations under `migrations/`.
 
 pub mod accounts;
+pub mod matches;
 pub mod tokens;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -1,0 +1,458 @@
+//! The `matches`, `match_seats`, `match_secrets`, `match_events` and `idempotency_keys` tables.
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::{Db, StoreError};
+
+/// A match's row: its setup and the read model kept with its log.
+#[derive(Clone, Debug)]
+pub struct MatchRow {
+    /// UUID.
+    pub id: String,
+    /// Creator's account id.
+    pub created_by: String,
+    /// `public` or `private`.
+    pub visibility: String,
+    /// Private matches only.
+    pub invite_code: Option<String>,
+    /// JSON of the rules.
+    pub rules: String,
+    /// Number of seats.
+    pub seats: i64,
+    /// Whether forced `end_turn`s are taken automatically.
+    pub auto_end_turn: bool,
+    /// `open`, `playing`, `finished`.
+    pub status: String,
+    /// Events in the log.
+    pub version: i64,
+    /// Hex SHA-256 of the secret.
+    pub commitment: String,
+    /// The shuffle algorithm's version.
+    pub shuffle_version: i64,
+    /// Whose turn, while playing.
+    pub turn_seat: Option<i64>,
+    /// Since when (Unix seconds).
+    pub turn_since: Option<i64>,
+    /// JSON array of winners, once finished.
+    pub winners: Option<String>,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds.
+    pub updated_at: i64,
+}
+
+/// A taken seat.
+#[derive(Clone, Debug)]
+pub struct SeatRow {
+    /// Seat number.
+    pub seat: i64,
+    /// Who sits there.
+    pub account_id: String,
+    /// Their username.
+    pub username: String,
+    /// Their client seed (`""` for none).
+    pub client_seed: String,
+}
+
+/// One stored event.
+#[derive(Clone, Debug)]
+pub struct StoredEvent {
+    /// 1-based position; the match's version after it.
+    pub seq: i64,
+    /// The event's canonical JSON.
+    pub event: String,
+    /// Hex hash chaining it to the previous event.
+    pub hash: String,
+}
+
+/// What an accepted move changes in the read model.
+#[derive(Clone, Debug)]
+pub struct ReadModel {
+    /// New status.
+    pub status: &'static str,
+    /// Whose turn now.
+    pub turn_seat: Option<i64>,
+    /// Whether the turn changed hands (resets `turn_since`).
+    pub turn_changed: bool,
+    /// Winners JSON, when finished.
+    pub winners: Option<String>,
+}
+
+/// A response stored under an idempotency key.
+#[derive(Clone, Debug)]
+pub struct StoredResponse {
+    /// Hex SHA-256 of the request body it answered.
+    pub request_hash: String,
+    /// HTTP status.
+    pub status: i64,
+    /// Body.
+    pub response: String,
+}
+
+const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code, rules, seats, auto_end_turn, status, version, \
+                             commitment, shuffle_version, turn_seat, turn_since, winners, created_at, updated_at";
+
+fn match_from_row(row: &AnyRow) -> Result<MatchRow, sqlx::Error> {
+    Ok(MatchRow {
+        id: row.try_get("id")?,
+        created_by: row.try_get("created_by")?,
+        visibility: row.try_get("visibility")?,
+        invite_code: row.try_get("invite_code")?,
+        rules: row.try_get("rules")?,
+        seats: row.try_get("seats")?,
+        auto_end_turn: row.try_get::<i64, _>("auto_end_turn")? != 0,
+        status: row.try_get("status")?,
+        version: row.try_get("version")?,
+        commitment: row.try_get("commitment")?,
+        shuffle_version: row.try_get("shuffle_version")?,
+        turn_seat: row.try_get("turn_seat")?,
+        turn_since: row.try_get("turn_since")?,
+        winners: row.try_get("winners")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+/// Which matches a listing shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// Open public matches, newest first.
+    Lobby,
+    /// The caller's matches, newest first.
+    Mine,
+    /// Matches waiting for the caller's move, longest-waiting first.
+    Inbox,
+}
+
+impl Db {
+    /// Creates a match with its secret and the creator in seat 0.
+    pub async fn insert_match(
+        &self,
+        row: &MatchRow,
+        secret: &str,
+        client_seed: &str,
+    ) -> Result<(), StoreError> {
+        let mut transaction = self.pool().begin().await?;
+        sqlx::query(&format!(
+            "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+        ))
+        .bind(&row.id)
+        .bind(&row.created_by)
+        .bind(&row.visibility)
+        .bind(&row.invite_code)
+        .bind(&row.rules)
+        .bind(row.seats)
+        .bind(i64::from(row.auto_end_turn))
+        .bind(&row.status)
+        .bind(row.version)
+        .bind(&row.commitment)
+        .bind(row.shuffle_version)
+        .bind(row.turn_seat)
+        .bind(row.turn_since)
+        .bind(&row.winners)
+        .bind(row.created_at)
+        .bind(row.updated_at)
+        .execute(&mut *transaction)
+        .await?;
+        sqlx::query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
+            .bind(&row.id)
+            .bind(secret)
+            .execute(&mut *transaction)
+            .await?;
+        sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at) VALUES ($1, 0, $2, $3, $4)")
+            .bind(&row.id)
+            .bind(&row.created_by)
+            .bind(client_seed)
+            .bind(row.created_at)
+            .execute(&mut *transaction)
+            .await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// The match with this id.
+    pub async fn match_by_id(&self, id: &str) -> Result<Option<MatchRow>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.as_ref().map(match_from_row).transpose()?)
+    }
+
+    /// The taken seats of a match, by seat.
+    pub async fn seats(&self, match_id: &str) -> Result<Vec<SeatRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT s.seat, s.account_id, a.username, s.client_seed FROM match_seats s \
+             JOIN accounts a ON a.id = s.account_id WHERE s.match_id = $1 ORDER BY s.seat",
+        )
+        .bind(match_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(SeatRow {
+                    seat: row.try_get("seat")?,
+                    account_id: row.try_get("account_id")?,
+                    username: row.try_get("username")?,
+                    client_seed: row.try_get("client_seed")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// The match's secret (hex).
+    pub async fn match_secret(&self, match_id: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT secret FROM match_secrets WHERE match_id = $1")
+            .bind(match_id)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.map(|row| row.try_get("secret")).transpose()?)
+    }
+
+    /// Takes a seat in an open match; [`StoreError::Conflict`] if it (or the player) is already seated.
+    pub async fn take_seat(
+        &self,
+        match_id: &str,
+        seat: i64,
+        account_id: &str,
+        client_seed: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at) VALUES ($1, $2, $3, $4, $5)")
+            .bind(match_id)
+            .bind(seat)
+            .bind(account_id)
+            .bind(client_seed)
+            .bind(now)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Leaves an open match: the seat is freed and later seats move down one; a match left
+    /// empty is deleted. Returns whether the player was seated.
+    pub async fn leave_seat(&self, match_id: &str, account_id: &str) -> Result<bool, StoreError> {
+        let mut transaction = self.pool().begin().await?;
+        let seat: Option<i64> =
+            sqlx::query("SELECT seat FROM match_seats WHERE match_id = $1 AND account_id = $2")
+                .bind(match_id)
+                .bind(account_id)
+                .fetch_optional(&mut *transaction)
+                .await?
+                .map(|row| row.try_get("seat"))
+                .transpose()?;
+        let Some(seat) = seat else { return Ok(false) };
+        sqlx::query("DELETE FROM match_seats WHERE match_id = $1 AND seat = $2")
+            .bind(match_id)
+            .bind(seat)
+            .execute(&mut *transaction)
+            .await?;
+        // One row at a time, lowest first, so (match_id, seat) stays unique throughout.
+        let later: Vec<i64> = sqlx::query(
+            "SELECT seat FROM match_seats WHERE match_id = $1 AND seat > $2 ORDER BY seat",
+        )
+        .bind(match_id)
+        .bind(seat)
+        .fetch_all(&mut *transaction)
+        .await?
+        .iter()
+        .map(|row| row.try_get("seat"))
+        .collect::<Result<_, _>>()?;
+        for taken in later {
+            sqlx::query("UPDATE match_seats SET seat = $1 WHERE match_id = $2 AND seat = $3")
+                .bind(taken - 1)
+                .bind(match_id)
+                .bind(taken)
+                .execute(&mut *transaction)
+                .await?;
+        }
+        let left: i64 = sqlx::query("SELECT COUNT(*) AS n FROM match_seats WHERE match_id = $1")
+            .bind(match_id)
+            .fetch_one(&mut *transaction)
+            .await?
+            .try_get("n")?;
+        if left == 0 {
+            sqlx::query("DELETE FROM matches WHERE id = $1")
+                .bind(match_id)
+                .execute(&mut *transaction)
+                .await?;
+        }
+        transaction.commit().await?;
+        Ok(true)
+    }
+
+    /// Events with `seq > after`, at most `limit`, in order.
+    pub async fn events(
+        &self,
+        match_id: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = sqlx::query("SELECT seq, event, hash FROM match_events WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3")
+            .bind(match_id)
+            .bind(after)
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(StoredEvent {
+                    seq: row.try_get("seq")?,
+                    event: row.try_get("event")?,
+                    hash: row.try_get("hash")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// Appends events and updates the read model in one transaction, if the match is still at
+    /// `expected_version`. Returns `false` (writing nothing) when another writer got there first.
+    pub async fn append_events(
+        &self,
+        match_id: &str,
+        expected_version: i64,
+        events: &[StoredEvent],
+        model: &ReadModel,
+        idempotency: Option<(&str, &str, &str, i64, &str)>,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut transaction = self.pool().begin().await?;
+        let new_version = expected_version + events.len() as i64;
+        let updated = sqlx::query(
+            "UPDATE matches SET version = $1, status = $2, turn_seat = $3, \
+             turn_since = CASE WHEN $4 = 1 THEN $5 ELSE turn_since END, winners = $6, updated_at = $5 \
+             WHERE id = $7 AND version = $8",
+        )
+        .bind(new_version)
+        .bind(model.status)
+        .bind(model.turn_seat)
+        .bind(i64::from(model.turn_changed))
+        .bind(now)
+        .bind(&model.winners)
+        .bind(match_id)
+        .bind(expected_version)
+        .execute(&mut *transaction)
+        .await?;
+        if updated.rows_affected() != 1 {
+            transaction.rollback().await?;
+            return Ok(false);
+        }
+        for event in events {
+            let inserted = sqlx::query("INSERT INTO match_events (match_id, seq, event, hash, created_at) VALUES ($1, $2, $3, $4, $5)")
+                .bind(match_id)
+                .bind(event.seq)
+                .bind(&event.event)
+                .bind(&event.hash)
+                .bind(now)
+                .execute(&mut *transaction)
+                .await;
+            match inserted.map_err(StoreError::from) {
+                Ok(_) => {}
+                Err(StoreError::Conflict(_)) => {
+                    transaction.rollback().await?;
+                    return Ok(false);
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        if let Some((account_id, key, request_hash, status, response)) = idempotency {
+            sqlx::query(
+                "INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(account_id)
+            .bind(match_id)
+            .bind(key)
+            .bind(request_hash)
+            .bind(status)
+            .bind(response)
+            .bind(now)
+            .execute(&mut *transaction)
+            .await?;
+        }
+        transaction.commit().await?;
+        Ok(true)
+    }
+
+    /// The response stored under an idempotency key.
+    pub async fn stored_response(
+        &self,
+        account_id: &str,
+        match_id: &str,
+        key: &str,
+    ) -> Result<Option<StoredResponse>, StoreError> {
+        let row = sqlx::query(
+            "SELECT request_hash, status, response FROM idempotency_keys WHERE account_id = $1 AND match_id = $2 AND key = $3",
+        )
+        .bind(account_id)
+        .bind(match_id)
+        .bind(key)
+        .fetch_optional(self.pool())
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        Ok(Some(StoredResponse {
+            request_hash: row.try_get("request_hash")?,
+            status: row.try_get("status")?,
+            response: row.try_get("response")?,
+        }))
+    }
+
+    /// A page of matches: `(sort key, id)` strictly after `cursor`, at most `limit`.
+    pub async fn list_matches(
+        &self,
+        listing: Listing,
+        account_id: Option<&str>,
+        cursor: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, StoreError> {
+        let columns = MATCH_COLUMNS
+            .split(", ")
+            .map(|column| format!("m.{column}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        // Newest first for the lobby and "mine"; longest-waiting first for the inbox.
+        let (filter, order, after) = match listing {
+            Listing::Lobby => (
+                "m.status = 'open' AND m.visibility = 'public'",
+                "m.created_at DESC, m.id DESC",
+                "(m.created_at < $2 OR (m.created_at = $2 AND m.id < $3))",
+            ),
+            Listing::Mine => (
+                "EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.account_id = $1)",
+                "m.created_at DESC, m.id DESC",
+                "(m.created_at < $2 OR (m.created_at = $2 AND m.id < $3))",
+            ),
+            Listing::Inbox => (
+                "m.status = 'playing' AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id \
+                 AND s.account_id = $1 AND s.seat = m.turn_seat)",
+                "m.turn_since ASC, m.id ASC",
+                "(m.turn_since > $2 OR (m.turn_since = $2 AND m.id > $3))",
+            ),
+        };
+        let cursor_filter = if cursor.is_some() {
+            after
+        } else {
+            "($2 = $2 AND $3 = $3)"
+        };
+        let sql = format!(
+            "SELECT {columns} FROM matches m WHERE ($1 = $1) AND {filter} AND {cursor_filter} ORDER BY {order} LIMIT $4"
+        );
+        let (sort_key, id) = cursor.unwrap_or((0, String::new()));
+        let rows = sqlx::query(&sql)
+            .bind(account_id.unwrap_or(""))
+            .bind(sort_key)
+            .bind(id)
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(match_from_row)
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+}
