@@ -26,6 +26,11 @@ pub enum Command {
     Migrate,
     /// Print the OpenAPI description (JSON) and exit.
     Openapi,
+    /// Check an exported match offline: commitment, every event hash, the re-deal and re-play.
+    Verify {
+        /// The file `GET /v1/matches/{id}/export` returned.
+        file: std::path::PathBuf,
+    },
 }
 
 /// Every setting of the server. `Debug` hides the secret.
@@ -68,6 +73,10 @@ pub struct Settings {
     #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub database_max_connections: u32,
 
+    /// Match states kept in memory (each a few kilobytes).
+    #[arg(long, env = "MATCH_CACHE_CAPACITY", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub match_cache_capacity: u64,
+
     /// How long a request waits for a database connection before answering 503, in seconds.
     #[arg(long, env = "DATABASE_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
     pub database_timeout_seconds: u64,
@@ -89,6 +98,7 @@ impl std::fmt::Debug for Settings {
             .field("login_attempts_per_minute", &self.login_attempts_per_minute)
             .field("database_max_connections", &self.database_max_connections)
             .field("database_timeout_seconds", &self.database_timeout_seconds)
+            .field("match_cache_capacity", &self.match_cache_capacity)
             .finish()
     }
 }

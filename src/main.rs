@@ -17,6 +17,26 @@ async fn main() -> anyhow::Result<()> {
             println!("{}", kings_corner::http::openapi_json());
             Ok(())
         }
+        Command::Verify { file } => {
+            let text = std::fs::read_to_string(&file)?;
+            let export: kings_corner::matches::export::MatchExport = serde_json::from_str(&text)
+                .map_err(|error| {
+                    anyhow::anyhow!("{} is not a match export: {error}", file.display())
+                })?;
+            match kings_corner::matches::export::verify(&export) {
+                Ok(verified) => {
+                    println!(
+                        "ok: match {} verified: {} events, {} hand(s), winners {:?}",
+                        export.match_id, verified.events, verified.hands, verified.winners
+                    );
+                    Ok(())
+                }
+                Err(problem) => {
+                    eprintln!("FAILED: match {}: {problem}", export.match_id);
+                    std::process::exit(1);
+                }
+            }
+        }
         Command::Migrate => {
             telemetry::init(&settings.log_level, &settings.log_format);
             let db = store::Db::connect(&settings).await?;

@@ -15,7 +15,9 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::auth::{RateLimiter, TokenKeys};
 use crate::config::Settings;
 use crate::http::{self, error::ApiError};
-use crate::store::Db;
+use crate::matches::Matches;
+use crate::matches::notify::Notifier;
+use crate::store::{Backend, Db};
 
 /// A built server, bound and ready to run.
 pub struct Application {
@@ -44,6 +46,15 @@ impl Application {
             settings.access_token_ttl_seconds,
         )
         .await?;
+        let notifier = Notifier::default();
+        if db.backend() == Backend::Postgres {
+            notifier.listen(&settings.database_url);
+        }
+        let matches = web::Data::new(Matches::new(
+            db.clone(),
+            settings.match_cache_capacity as usize,
+            notifier,
+        ));
         let limiter = web::Data::new(RateLimiter::new(
             settings.login_attempts_per_minute,
             Duration::from_secs(60),
@@ -67,6 +78,7 @@ impl Application {
                 .app_data(keys_data.clone())
                 .app_data(settings_data.clone())
                 .app_data(limiter.clone())
+                .app_data(matches.clone())
                 .configure(http::configure)
                 .split_for_parts();
             app.wrap_fn(echo_request_id)

@@ -33,6 +33,9 @@ pub struct Problem {
     /// For `invalid_*` body errors: the field or option at fault, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// For `version_conflict`: the match's current version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<i64>,
 }
 
 /// An error answer of the API.
@@ -59,9 +62,25 @@ pub enum ApiError {
     /// 401: missing or bad credentials.
     #[error("{1}")]
     Unauthorized(&'static str, &'static str),
+    /// 403: authenticated, but not allowed here.
+    #[error("{detail}")]
+    Forbidden {
+        /// Stable code.
+        code: &'static str,
+        /// Words.
+        detail: String,
+    },
     /// 404.
     #[error("{0}")]
     NotFound(String),
+    /// 409 for a stale `expected_version`, with the current version.
+    #[error("{detail}")]
+    VersionConflict {
+        /// Words.
+        detail: String,
+        /// The match's version now.
+        current: i64,
+    },
     /// 409.
     #[error("{detail}")]
     Conflict {
@@ -107,7 +126,9 @@ impl ApiError {
         match self {
             ApiError::BadRequest { code, .. }
             | ApiError::Invalid { code, .. }
-            | ApiError::Conflict { code, .. } => code,
+            | ApiError::Conflict { code, .. }
+            | ApiError::Forbidden { code, .. } => code,
+            ApiError::VersionConflict { .. } => "version_conflict",
             ApiError::Unauthorized(code, _) => code,
             ApiError::NotFound(_) => "not_found",
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
@@ -131,6 +152,37 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl From<crate::matches::MatchError> for ApiError {
+    fn from(error: crate::matches::MatchError) -> ApiError {
+        use crate::matches::MatchError;
+        match error {
+            MatchError::NotFound => ApiError::NotFound(error.to_string()),
+            MatchError::Forbidden { code, detail } => ApiError::Forbidden { code, detail },
+            MatchError::Conflict { code, detail } => ApiError::Conflict { code, detail },
+            MatchError::VersionConflict { current, .. } => ApiError::VersionConflict {
+                detail: error.to_string(),
+                current,
+            },
+            MatchError::Rule(rule) => ApiError::Invalid {
+                code: rule.code(),
+                detail: rule.to_string(),
+                field: None,
+            },
+            MatchError::Invalid {
+                code,
+                field,
+                detail,
+            } => ApiError::Invalid {
+                code,
+                detail,
+                field: Some(field),
+            },
+            MatchError::Store(store) => store.into(),
+            MatchError::Corrupt(_) => ApiError::Internal(error.into()),
+        }
+    }
+}
+
 impl From<anyhow::Error> for ApiError {
     fn from(error: anyhow::Error) -> ApiError {
         ApiError::Internal(error)
@@ -143,8 +195,9 @@ impl ResponseError for ApiError {
             ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Unauthorized(..) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict { .. } => StatusCode::CONFLICT,
+            ApiError::Conflict { .. } | ApiError::VersionConflict { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -169,6 +222,10 @@ impl ResponseError for ApiError {
             detail: self.to_string(),
             code: self.code().to_owned(),
             field,
+            current_version: match self {
+                ApiError::VersionConflict { current, .. } => Some(*current),
+                _ => None,
+            },
         };
         let mut response = HttpResponse::build(status);
         response.insert_header((

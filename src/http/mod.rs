@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod auth;
 pub mod error;
 pub mod health;
+pub mod matches;
 pub mod rules;
 
 use actix_web::App;
@@ -23,7 +24,18 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(auth::login)
         .service(auth::refresh_tokens)
         .service(auth::logout)
-        .service(rules::rules_catalog);
+        .service(rules::rules_catalog)
+        .service(matches::create_match)
+        .service(matches::list_matches)
+        .service(matches::get_match)
+        .service(matches::join_match)
+        .service(matches::leave_match)
+        .service(matches::get_view)
+        .service(matches::post_move)
+        .service(matches::get_events)
+        .service(matches::stream_events)
+        .service(matches::get_replay)
+        .service(matches::export_match);
 }
 
 /// The document's fixed parts; the paths come from [`configure`].
@@ -41,6 +53,7 @@ pub fn configure(config: &mut ServiceConfig) {
         (name = "accounts", description = "Registration and the caller's account"),
         (name = "auth", description = "Access and refresh tokens"),
         (name = "rules", description = "Options and presets of the rule book"),
+        (name = "matches", description = "Lobby, seats, private views, moves, the event feed, replays and exports"),
         (name = "operations", description = "Health checks"),
     )
 )]

@@ -5,6 +5,7 @@
 //! version check decides every race, so several server processes on one PostgreSQL stay correct.
 
 pub mod cache;
+pub mod export;
 pub mod log;
 pub mod notify;
 

@@ -49,6 +49,9 @@ pub struct View {
     pub winners: Option<Vec<Seat>>,
     /// Every legal action, when it is the viewer's turn; otherwise `null`.
     pub legal_actions: Option<Vec<Action>>,
+    /// Every seat's hand: only in the open view of a finished match's replay; otherwise `null`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_hands: Option<Vec<Vec<Card>>>,
 }
 
 /// One seat as everybody sees it.
@@ -140,6 +143,15 @@ impl GameState {
             last_hand: self.last_hand.clone(),
             winners: self.winners.clone(),
             legal_actions: None,
+            all_hands: None,
+        }
+    }
+
+    /// Everything, every hand included: for replays of a finished match, when nothing is secret.
+    pub fn open_view(&self) -> View {
+        View {
+            all_hands: Some(self.hands.clone()),
+            ..self.spectator_view()
         }
     }
 }
