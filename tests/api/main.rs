@@ -4,5 +4,6 @@
 mod accounts;
 mod auth;
 mod helpers;
+mod matches;
 mod operations;
 mod rules;

@@ -1,0 +1,656 @@
+//! Matches over HTTP: whole games of every preset by separate clients, hidden cards never
+//! leaking, races on `expected_version`, idempotent retries, replays, exports and `verify`.
+
+use std::collections::HashSet;
+
+use kings_corner::rules::shuffle::uniform_below;
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, assert_problem, spawn_app, start};
+
+/// A logged-in player.
+struct Player {
+    token: String,
+}
+
+async fn players(app: &TestApp, count: usize) -> Vec<Player> {
+    let mut players = Vec::new();
+    for index in 0..count {
+        let name = format!("player{index}");
+        app.register(&name, "correct horse").await;
+        let tokens = app.login(&name, "correct horse").await;
+        players.push(Player {
+            token: tokens["access_token"].as_str().unwrap().to_owned(),
+        });
+    }
+    players
+}
+
+impl TestApp {
+    async fn post_as(&self, player: &Player, path: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .bearer_auth(&player.token)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn get_as(&self, player: &Player, path: &str) -> reqwest::Response {
+        self.get(path, Some(&player.token)).await
+    }
+
+    async fn json_as(&self, player: &Player, path: &str) -> Value {
+        let response = self.get_as(player, path).await;
+        assert_eq!(response.status(), 200, "GET {path}");
+        response.json().await.unwrap()
+    }
+}
+
+/// Creates a match for `players` (the first creates, the rest join) and returns its id.
+async fn full_match(app: &TestApp, players: &[Player], rules: Value) -> String {
+    let created = app
+        .post_as(
+            &players[0],
+            "/v1/matches",
+            &json!({"rules": rules, "seats": players.len(), "client_seed": "seed-0"}),
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    assert_eq!(created["commitment"].as_str().unwrap().len(), 64);
+    for (index, player) in players.iter().enumerate().skip(1) {
+        let joined = app
+            .post_as(
+                player,
+                &format!("/v1/matches/{id}/join"),
+                &json!({"client_seed": format!("seed-{index}")}),
+            )
+            .await;
+        assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
+    }
+    id
+}
+
+/// The strings of a JSON document (cards appear as strings).
+fn strings(value: &Value, out: &mut HashSet<String>) {
+    match value {
+        Value::String(text) => {
+            out.insert(text.clone());
+        }
+        Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
+        Value::Object(fields) => fields.values().for_each(|item| strings(item, out)),
+        _ => {}
+    }
+}
+
+/// No card of another player's hand appears in `view` unless it is public (piles, revealed hands).
+fn assert_no_leak(view: &Value, hands: &[Vec<String>], me: usize) {
+    let mut visible = HashSet::new();
+    strings(&view["piles"], &mut visible);
+    strings(&view["foundations"], &mut visible);
+    strings(&view["last_hand"], &mut visible);
+    strings(&view["hand"], &mut visible);
+    let mut shown = HashSet::new();
+    let mut without_actions = view.clone();
+    without_actions["legal_actions"] = Value::Null;
+    strings(&without_actions, &mut shown);
+    for (seat, hand) in hands.iter().enumerate().filter(|(seat, _)| *seat != me) {
+        for card in hand {
+            assert!(
+                visible.contains(card) || !shown.contains(card),
+                "seat {me} sees {card} of seat {seat}"
+            );
+        }
+    }
+    assert!(view.get("stock").is_none());
+}
+
+/// Plays a whole match with random legal actions; returns the views each seat saw, by version.
+async fn play_out(
+    app: &TestApp,
+    players: &[Player],
+    id: &str,
+    seed: u64,
+) -> Vec<Vec<(i64, Value)>> {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut seen: Vec<Vec<(i64, Value)>> = vec![Vec::new(); players.len()];
+    for _ in 0..20_000 {
+        let mut views = Vec::new();
+        for player in players {
+            views.push(app.json_as(player, &format!("/v1/matches/{id}/view")).await);
+        }
+        let hands: Vec<Vec<String>> = views
+            .iter()
+            .map(|view| {
+                view["hand"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|card| card.as_str().unwrap().to_owned())
+                    .collect()
+            })
+            .collect();
+        for (seat, view) in views.iter().enumerate() {
+            assert_eq!(view["your_seat"], seat);
+            assert_no_leak(view, &hands, seat);
+            seen[seat].push((view["version"].as_i64().unwrap(), view.clone()));
+        }
+        if views[0]["status"] == "finished" {
+            return seen;
+        }
+        let turn = views[0]["turn"].as_u64().unwrap() as usize;
+        let legal = views[turn]["legal_actions"].as_array().unwrap();
+        let action = legal[uniform_below(&mut rng, legal.len() as u32) as usize].clone();
+        let version = views[turn]["version"].as_i64().unwrap();
+        let response = app
+            .post_as(
+                &players[turn],
+                &format!("/v1/matches/{id}/moves"),
+                &json!({"expected_version": version, "action": action}),
+            )
+            .await;
+        assert_eq!(
+            response.status(),
+            200,
+            "{action}: {}",
+            response.text().await.unwrap()
+        );
+        let after: Value = response.json().await.unwrap();
+        assert!(after["version"].as_i64().unwrap() > version);
+    }
+    panic!("the match did not end");
+}
+
+async fn export_and_verify(app: &TestApp, player: &Player, id: &str) {
+    let export = app
+        .json_as(player, &format!("/v1/matches/{id}/export"))
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("export.json");
+    std::fs::write(&file, export.to_string()).unwrap();
+    let verify = |path: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_kings-corner"))
+            .arg("verify")
+            .arg(path)
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap()
+    };
+    let output = verify(&file);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("ok:"));
+    // Tamper with one event in the middle: verify names it.
+    let mut tampered = export.clone();
+    let events = tampered["events"].as_array_mut().unwrap();
+    let middle = events.len() / 2;
+    let target = events
+        .iter()
+        .position(|logged| {
+            logged["event"]["type"] == "turn_ended"
+                && logged["seq"].as_u64().unwrap() as usize > middle
+        })
+        .unwrap();
+    let passed = events[target]["event"]["passed"].as_bool().unwrap();
+    events[target]["event"]["passed"] = json!(!passed);
+    let seq = events[target]["seq"].as_u64().unwrap();
+    std::fs::write(&file, tampered.to_string()).unwrap();
+    let output = verify(&file);
+    assert!(!output.status.success());
+    let complaint = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(complaint.contains(&format!("event {seq}:")), "{complaint}");
+    // A wrong secret fails the commitment.
+    let mut wrong = export.clone();
+    wrong["secret"] = json!("00".repeat(32));
+    std::fs::write(&file, wrong.to_string()).unwrap();
+    assert!(String::from_utf8_lossy(&verify(&file).stderr).contains("commitment"));
+}
+
+#[tokio::test]
+async fn whole_matches_of_every_preset_by_separate_clients() {
+    let app = spawn_app().await;
+    let players = players(&app, 6).await;
+    let cases = [
+        ("standard", 2),
+        ("draw-first", 4),
+        ("foundations", 6),
+        ("night-one", 2),
+        ("night-one", 6),
+        ("foundations", 4),
+    ];
+    for (index, (preset, seats)) in cases.into_iter().enumerate() {
+        let rules = json!({"preset": preset, "game_end": {"hands": 1}});
+        let id = full_match(&app, &players[..seats], rules).await;
+        let seen = play_out(&app, &players[..seats], &id, index as u64).await;
+        // replay?at=N equals the view the player had at version N.
+        for (seat, views) in seen.iter().enumerate().take(2) {
+            let (version, view) = &views[views.len() / 2];
+            let mut replayed = app
+                .json_as(
+                    &players[seat],
+                    &format!("/v1/matches/{id}/replay?at={version}"),
+                )
+                .await;
+            let mut expected = view.clone();
+            // After the end, replays are fully open: compare the shared parts.
+            assert_eq!(
+                replayed["all_hands"][seat], view["hand"],
+                "the open replay shows every hand"
+            );
+            replayed.as_object_mut().unwrap().remove("all_hands");
+            for side in [&mut replayed, &mut expected] {
+                side["your_seat"] = Value::Null;
+                side["hand"] = Value::Null;
+                side["legal_actions"] = Value::Null;
+            }
+            assert_eq!(replayed, expected, "{preset} seat {seat} at {version}");
+        }
+        export_and_verify(&app, &players[0], &id).await;
+    }
+}
+
+#[tokio::test]
+async fn a_standard_match_to_fifty_points_ends_and_verifies() {
+    let app = spawn_app().await;
+    let players = players(&app, 4).await;
+    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
+    play_out(&app, &players, &id, 7).await;
+    let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+    assert_eq!(summary["status"], "finished");
+    assert!(
+        summary["totals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|total| total.as_u64().unwrap() >= 50)
+    );
+    export_and_verify(&app, &players[0], &id).await;
+}
+
+#[tokio::test]
+async fn twenty_clients_racing_on_one_version_get_one_acceptance() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
+    let view = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    let turn = view["turn"].as_u64().unwrap() as usize;
+    let view = app
+        .json_as(&players[turn], &format!("/v1/matches/{id}/view"))
+        .await;
+    let version = view["version"].as_i64().unwrap();
+    let legal = view["legal_actions"].as_array().unwrap().clone();
+    let path = format!("/v1/matches/{id}/moves");
+    let bodies: Vec<Value> =
+        (0..20).map(|index| json!({"expected_version": version, "action": legal[index % legal.len()].clone()})).collect();
+    let requests = bodies
+        .iter()
+        .map(|body| app.post_as(&players[turn], &path, body));
+    let responses = futures_util::future::join_all(requests).await;
+    let statuses: Vec<u16> = responses
+        .iter()
+        .map(|response| response.status().as_u16())
+        .collect();
+    assert_eq!(
+        statuses.iter().filter(|status| **status == 200).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|status| **status == 409).count(),
+        19,
+        "{statuses:?}"
+    );
+    let feed = app
+        .json_as(&players[turn], &format!("/v1/matches/{id}/events?after=0"))
+        .await;
+    let seqs: Vec<i64> = feed["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|logged| logged["seq"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        seqs,
+        (1..=feed["version"].as_i64().unwrap()).collect::<Vec<_>>(),
+        "versions are contiguous"
+    );
+}
+
+#[tokio::test]
+async fn moves_are_checked_and_nothing_is_written_on_any_error() {
+    let app = spawn_app().await;
+    let players = players(&app, 3).await;
+    let id = full_match(&app, &players[..2], json!({"preset": "standard"})).await;
+    let view = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    let turn = view["turn"].as_u64().unwrap() as usize;
+    let other = 1 - turn;
+    let version = view["version"].as_i64().unwrap();
+    let moves = format!("/v1/matches/{id}/moves");
+    let stale = app
+        .post_as(
+            &players[turn],
+            &moves,
+            &json!({"expected_version": version - 1, "action": {"type": "end_turn"}}),
+        )
+        .await;
+    let body = assert_problem(stale, 409, "version_conflict").await;
+    assert_eq!(body["current_version"], version);
+    let not_yours = app
+        .post_as(
+            &players[other],
+            &moves,
+            &json!({"expected_version": version, "action": {"type": "end_turn"}}),
+        )
+        .await;
+    assert_problem(not_yours, 422, "not_your_turn").await;
+    let not_held = app.post_as(&players[turn], &moves, &json!({"expected_version": version, "action": {"type": "play", "card": "JK", "as": "7H", "to": "N"}})).await;
+    assert_problem(not_held, 422, "card_not_in_hand").await;
+    let spectator = app
+        .post_as(
+            &players[2],
+            &moves,
+            &json!({"expected_version": version, "action": {"type": "end_turn"}}),
+        )
+        .await;
+    assert_problem(spectator, 403, "not_a_player").await;
+    let bad_action = app
+        .post_as(
+            &players[turn],
+            &moves,
+            &json!({"expected_version": version, "action": {"type": "fly"}}),
+        )
+        .await;
+    assert_problem(bad_action, 422, "invalid_body").await;
+    let after = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+    assert_eq!(after["version"], version, "nothing was written");
+    // A spectator of a public match sees no hand.
+    let watched = app
+        .json_as(&players[2], &format!("/v1/matches/{id}/view"))
+        .await;
+    assert!(watched["hand"].is_null() && watched["your_seat"].is_null());
+}
+
+#[tokio::test]
+async fn idempotent_retries_return_the_first_answer() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
+    let view = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    let turn = view["turn"].as_u64().unwrap() as usize;
+    let version = view["version"].as_i64().unwrap();
+    let body = json!({"expected_version": version, "action": {"type": "end_turn"}});
+    let send = |body: Value| {
+        app.client
+            .post(format!("{}/v1/matches/{id}/moves", app.address))
+            .bearer_auth(&players[turn].token)
+            .header("Idempotency-Key", "move-1")
+            .json(&body)
+            .send()
+    };
+    let first = send(body.clone()).await.unwrap();
+    assert_eq!(first.status(), 200);
+    let first: Value = first.json().await.unwrap();
+    // The response was lost; the client retries with the same key and body.
+    let retry = send(body.clone()).await.unwrap();
+    assert_eq!(retry.status(), 200);
+    assert_eq!(retry.headers()["idempotent-replayed"], "true");
+    assert_eq!(retry.json::<Value>().await.unwrap(), first);
+    let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+    assert_eq!(summary["version"], first["version"], "no second move");
+    let other_body = send(json!({"expected_version": version, "action": {"type": "draw"}}))
+        .await
+        .unwrap();
+    assert_problem(other_body, 422, "idempotency_key_reused").await;
+}
+
+#[tokio::test]
+async fn lobby_inbox_private_matches_and_leaving() {
+    let app = spawn_app().await;
+    let players = players(&app, 3).await;
+    let open = app
+        .post_as(&players[0], "/v1/matches", &json!({"seats": 3}))
+        .await;
+    let open: Value = open.json().await.unwrap();
+    let open_id = open["id"].as_str().unwrap().to_owned();
+    let private = app
+        .post_as(
+            &players[0],
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    let private: Value = private.json().await.unwrap();
+    let private_id = private["id"].as_str().unwrap().to_owned();
+    let code = private["invite_code"].as_str().unwrap().to_owned();
+    let lobby = app.json_as(&players[1], "/v1/matches").await;
+    let listed: Vec<&str> = lobby["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        listed,
+        [open_id.as_str()],
+        "private matches are not in the lobby"
+    );
+    assert_problem(
+        app.get_as(&players[1], &format!("/v1/matches/{private_id}"))
+            .await,
+        404,
+        "not_found",
+    )
+    .await;
+    let wrong = app
+        .post_as(
+            &players[1],
+            &format!("/v1/matches/{private_id}/join"),
+            &json!({"invite_code": "nope"}),
+        )
+        .await;
+    assert_problem(wrong, 404, "not_found").await;
+    let joined = app
+        .post_as(
+            &players[1],
+            &format!("/v1/matches/{private_id}/join"),
+            &json!({"invite_code": code}),
+        )
+        .await;
+    assert_eq!(joined.status(), 200);
+    // Full: it started by itself; the player to move finds it in their inbox.
+    let summary = app
+        .json_as(&players[0], &format!("/v1/matches/{private_id}"))
+        .await;
+    assert_eq!(summary["status"], "playing");
+    let turn = summary["turn"].as_u64().unwrap() as usize;
+    let inbox = app.json_as(&players[turn], "/v1/matches?turn=mine").await;
+    assert_eq!(inbox["matches"][0]["id"], private_id.as_str());
+    let waiting = app
+        .json_as(&players[1 - turn], "/v1/matches?turn=mine")
+        .await;
+    assert!(waiting["matches"].as_array().unwrap().is_empty());
+    let mine = app
+        .json_as(&players[0], "/v1/matches?mine=true&limit=1")
+        .await;
+    assert_eq!(mine["matches"].as_array().unwrap().len(), 1);
+    let cursor = mine["next_cursor"].as_str().unwrap();
+    let next = app
+        .json_as(
+            &players[0],
+            &format!("/v1/matches?mine=true&limit=1&cursor={cursor}"),
+        )
+        .await;
+    assert_eq!(next["matches"].as_array().unwrap().len(), 1);
+    assert_ne!(next["matches"][0]["id"], mine["matches"][0]["id"]);
+    // Leaving before the start frees the seat; after the start it is refused.
+    app.post_as(
+        &players[2],
+        &format!("/v1/matches/{open_id}/join"),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(
+        app.post_as(
+            &players[2],
+            &format!("/v1/matches/{open_id}/leave"),
+            &json!({})
+        )
+        .await
+        .status(),
+        204
+    );
+    let summary = app
+        .json_as(&players[0], &format!("/v1/matches/{open_id}"))
+        .await;
+    assert_eq!(summary["seats"].as_array().unwrap().len(), 1);
+    let started = app
+        .post_as(
+            &players[1],
+            &format!("/v1/matches/{private_id}/leave"),
+            &json!({}),
+        )
+        .await;
+    assert_problem(started, 409, "match_started").await;
+    let bad_rules = app
+        .post_as(
+            &players[0],
+            "/v1/matches",
+            &json!({"rules": {"preset": "standard", "draw": "sometimes"}}),
+        )
+        .await;
+    let body = assert_problem(bad_rules, 422, "invalid_rules").await;
+    assert_eq!(body["field"], "draw");
+    let too_many = app
+        .post_as(&players[0], "/v1/matches", &json!({"seats": 7}))
+        .await;
+    assert_eq!(
+        assert_problem(too_many, 422, "invalid_rules").await["field"],
+        "seats"
+    );
+}
+
+#[tokio::test]
+async fn views_carry_etags_and_long_polls_wake_on_moves() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
+    let response = app
+        .get_as(&players[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    let etag = response.headers()["etag"].to_str().unwrap().to_owned();
+    let view: Value = response.json().await.unwrap();
+    let again = app
+        .client
+        .get(format!("{}/v1/matches/{id}/view", app.address))
+        .bearer_auth(&players[0].token)
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    let version = view["version"].as_i64().unwrap();
+    // While the match runs, a replay is the player's own view at that version, to the byte.
+    let replayed = app
+        .json_as(
+            &players[0],
+            &format!("/v1/matches/{id}/replay?at={version}"),
+        )
+        .await;
+    assert_eq!(replayed, view);
+    let turn = view["turn"].as_u64().unwrap() as usize;
+    let poll_path = format!("/v1/matches/{id}/events?after={version}&wait=20");
+    let poll = app.get_as(&players[1 - turn], &poll_path);
+    let mover = async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        app.post_as(
+            &players[turn],
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": version, "action": {"type": "end_turn"}}),
+        )
+        .await
+    };
+    let (polled, moved) = tokio::join!(poll, mover);
+    assert_eq!(moved.status(), 200);
+    let polled: Value = polled.json().await.unwrap();
+    let events = polled["events"].as_array().unwrap();
+    assert!(!events.is_empty(), "the long-poll woke with the move");
+    // The other seat's draw comes without its cards.
+    let drawn = events
+        .iter()
+        .find(|logged| logged["event"]["type"] == "cards_drawn")
+        .unwrap();
+    assert!(drawn["event"].get("cards").is_none());
+}
+
+#[tokio::test]
+async fn a_restart_changes_nothing_and_another_process_streams_moves_made_elsewhere() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
+    let before = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    // A second server process on the same database: a restart, or a second node.
+    let (_, second) = start(app.settings.clone()).await;
+    let on_second = app
+        .client
+        .get(format!("{second}/v1/matches/{id}/view"))
+        .bearer_auth(&players[0].token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(on_second.json::<Value>().await.unwrap(), before);
+    // A stream held on the second process sees a move made through the first (SQLite has a
+    // single process per database file, so there the stream is opened on the first).
+    let stream_base = if app.database.postgres_name().is_some() {
+        second.clone()
+    } else {
+        app.address.clone()
+    };
+    let version = before["version"].as_i64().unwrap();
+    let mut stream = app
+        .client
+        .get(format!("{stream_base}/v1/matches/{id}/stream"))
+        .bearer_auth(&players[0].token)
+        .header("Last-Event-ID", version.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.headers()["content-type"], "text/event-stream");
+    let turn = before["turn"].as_u64().unwrap() as usize;
+    let view = app
+        .json_as(&players[turn], &format!("/v1/matches/{id}/view"))
+        .await;
+    let moved = app
+        .post_as(
+            &players[turn],
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": view["version"], "action": {"type": "end_turn"}}),
+        )
+        .await;
+    assert_eq!(moved.status(), 200);
+    let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+        .await
+        .expect("an event within 10 s")
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8_lossy(&chunk);
+    assert!(
+        text.starts_with(&format!("id: {}\n", version + 1)),
+        "{text}"
+    );
+}
