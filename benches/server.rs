@@ -1,0 +1,387 @@
+//! Load against the running server (issue 4), measured side by side in one run:
+//!
+//! 1. accepted moves per second and their p50/p99 latency, 64 concurrent matches on PostgreSQL;
+//! 2. `pgbench` with a single-row insert transaction at the same concurrency, same database server;
+//! 3. `GET /view` requests per second, and the same load on a trivial actix-web handler;
+//! 4. memory of the state cache holding 10,000 active matches.
+//!
+//! `cargo bench --bench server` (needs PostgreSQL at `DATABASE_URL`, default
+//! `postgres://postgres@127.0.0.1:5432/postgres`, and `pgbench` on the PATH). The load runs
+//! from this process on loopback; every phase is bounded in time.
+
+use std::net::TcpListener;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use kings_corner::config::Cli;
+use kings_corner::matches::cache::{CachedState, StateCache};
+use kings_corner::rules::{GameState, Rules, Setup};
+use kings_corner::startup::Application;
+use serde_json::{Value, json};
+use sqlx::{Connection, Executor, PgConnection};
+
+const CONCURRENCY: usize = 64;
+const PHASE: Duration = Duration::from_secs(10);
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn rss_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|pages| pages.parse().ok())
+        .unwrap_or(0);
+    pages * 4096
+}
+
+/// Memory of 10,000 cached mid-hand matches (4 players, standard), by resident set growth.
+fn cache_memory() -> (usize, f64) {
+    let cache = StateCache::new(10_000);
+    let before = rss_bytes();
+    for game in 0..10_000u64 {
+        let mut secret = [3u8; 32];
+        secret[..8].copy_from_slice(&game.to_le_bytes());
+        let setup = Setup {
+            rules: Rules::default(),
+            secret,
+            client_seeds: vec![String::new(); 4],
+        };
+        let mut state = GameState::new(setup).unwrap();
+        for event in state.start().unwrap() {
+            state.apply(&event);
+        }
+        let mut rng = XorShift(game + 1);
+        for _ in 0..20 {
+            let Some(seat) = state.turn() else { break };
+            let actions = state.legal_actions(seat);
+            let action = actions[rng.below(actions.len())];
+            for event in state.decide(seat, action).unwrap() {
+                state.apply(&event);
+            }
+        }
+        cache.put(
+            &uuid::Uuid::new_v4().to_string(),
+            CachedState {
+                state,
+                version: 40,
+                last_hash: "ab".repeat(32),
+            },
+        );
+    }
+    let grown = rss_bytes().saturating_sub(before);
+    (cache.len(), grown as f64 / 1_048_576.0)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+struct Table {
+    id: String,
+    tokens: [String; 2],
+}
+
+async fn login(client: &reqwest::Client, base: &str, name: &str) -> String {
+    let account = json!({"username": name, "password": "correct horse"});
+    client
+        .post(format!("{base}/v1/accounts"))
+        .json(&account)
+        .send()
+        .await
+        .unwrap();
+    let tokens: Value = client
+        .post(format!("{base}/v1/auth/login"))
+        .json(&account)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    tokens["access_token"].as_str().unwrap().to_owned()
+}
+
+async fn view(client: &reqwest::Client, base: &str, table: &Table, seat: usize) -> Value {
+    client
+        .get(format!("{base}/v1/matches/{}/view", table.id))
+        .bearer_auth(&table.tokens[seat])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// Plays random legal moves on one match until the phase ends; returns accepted-move latencies.
+async fn play(
+    client: reqwest::Client,
+    base: String,
+    table: Table,
+    seed: u64,
+    until: Instant,
+) -> Vec<Duration> {
+    let mut rng = XorShift(seed);
+    let mut latencies = Vec::new();
+    let mut current = view(&client, &base, &table, 0).await;
+    while Instant::now() < until {
+        let Some(turn) = current["turn"].as_u64() else {
+            break;
+        };
+        let turn = turn as usize;
+        if current["your_seat"].as_u64() != Some(turn as u64) {
+            current = view(&client, &base, &table, turn).await;
+            continue;
+        }
+        let legal = current["legal_actions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if legal.is_empty() {
+            break;
+        }
+        let action = &legal[rng.below(legal.len())];
+        let body = json!({"expected_version": current["version"], "action": action});
+        let started = Instant::now();
+        let response = client
+            .post(format!("{base}/v1/matches/{}/moves", table.id))
+            .bearer_auth(&table.tokens[turn])
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status();
+        let answer: Value = response.json().await.unwrap();
+        if status == 200 {
+            latencies.push(started.elapsed());
+            current = answer;
+        } else {
+            current = view(&client, &base, &table, turn).await;
+        }
+    }
+    latencies
+}
+
+async fn hammer(
+    client: reqwest::Client,
+    url: String,
+    token: Option<String>,
+    until: Instant,
+) -> u64 {
+    let mut done = 0;
+    while Instant::now() < until {
+        let mut request = client.get(&url);
+        if let Some(token) = &token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.unwrap();
+        assert!(response.status().is_success());
+        response.bytes().await.unwrap();
+        done += 1;
+    }
+    done
+}
+
+async fn requests_per_second(client: &reqwest::Client, urls: Vec<(String, Option<String>)>) -> f64 {
+    let until = Instant::now() + PHASE;
+    let started = Instant::now();
+    let tasks: Vec<_> = urls
+        .into_iter()
+        .map(|(url, token)| tokio::spawn(hammer(client.clone(), url, token, until)))
+        .collect();
+    let mut total = 0;
+    for task in tasks {
+        total += task.await.unwrap();
+    }
+    total as f64 / started.elapsed().as_secs_f64()
+}
+
+fn pgbench(url: &str) -> Option<f64> {
+    let script = std::env::temp_dir().join("kings_corner_pgbench.sql");
+    std::fs::write(&script, "INSERT INTO bench_insert (match_id, seq, body) VALUES ('m', 1, '{\"type\":\"turn_ended\"}');\n").ok()?;
+    let output = std::process::Command::new("pgbench")
+        .args([
+            "-n",
+            "-c",
+            &CONCURRENCY.to_string(),
+            "-j",
+            "2",
+            "-T",
+            &PHASE.as_secs().to_string(),
+            "-f",
+        ])
+        .arg(&script)
+        .arg(url)
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let tps = text.lines().find(|line| line.starts_with("tps = "))?;
+    tps.trim_start_matches("tps = ")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+#[tokio::main]
+async fn main() {
+    let (cached, megabytes) = cache_memory();
+    println!("cache: {cached} active matches held in {megabytes:.1} MB (resident set growth)");
+
+    let admin_url = std::env::var("DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+    let name = format!("kc_bench_{}", uuid::Uuid::new_v4().simple());
+    let mut admin = PgConnection::connect(&admin_url)
+        .await
+        .expect("PostgreSQL is reachable");
+    admin
+        .execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
+        .await
+        .unwrap();
+    let base_url = admin_url
+        .rsplit_once('/')
+        .map_or(admin_url.as_str(), |(base, _)| base)
+        .to_owned();
+    let url = format!("{base_url}/{name}");
+
+    let mut settings = Cli::try_parse_from(["kings-corner"]).unwrap().settings;
+    settings.database_url = url.clone();
+    settings.log_level = "error".to_owned();
+    settings.database_max_connections = 32;
+    settings.login_attempts_per_minute = 10_000;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let app = Application::build_with_listener(settings, listener)
+        .await
+        .unwrap();
+    let base = format!("http://{}", app.address());
+    tokio::spawn(app.run());
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(CONCURRENCY * 2)
+        .build()
+        .unwrap();
+
+    let mut tables = Vec::new();
+    for index in 0..CONCURRENCY {
+        let host = login(&client, &base, &format!("host{index}")).await;
+        let guest = login(&client, &base, &format!("guest{index}")).await;
+        let created: Value = client
+            .post(format!("{base}/v1/matches"))
+            .bearer_auth(&host)
+            .json(
+                &json!({"rules": {"preset": "standard", "game_end": {"hands": 1000}}, "seats": 2}),
+            )
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let id = created["id"].as_str().unwrap().to_owned();
+        client
+            .post(format!("{base}/v1/matches/{id}/join"))
+            .bearer_auth(&guest)
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        tables.push(Table {
+            id,
+            tokens: [host, guest],
+        });
+    }
+    let view_urls: Vec<(String, Option<String>)> = tables
+        .iter()
+        .map(|table| {
+            (
+                format!("{base}/v1/matches/{}/view", table.id),
+                Some(table.tokens[0].clone()),
+            )
+        })
+        .collect();
+
+    let until = Instant::now() + PHASE;
+    let started = Instant::now();
+    let tasks: Vec<_> = tables
+        .into_iter()
+        .enumerate()
+        .map(|(index, table)| {
+            tokio::spawn(play(
+                client.clone(),
+                base.clone(),
+                table,
+                index as u64 + 1,
+                until,
+            ))
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    for task in tasks {
+        latencies.extend(task.await.unwrap());
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    latencies.sort();
+    let moves_per_second = latencies.len() as f64 / elapsed;
+    println!(
+        "moves: {} accepted in {elapsed:.1} s = {moves_per_second:.0}/s over {CONCURRENCY} matches; p50 {:.1} ms, p99 {:.1} ms",
+        latencies.len(),
+        percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
+        percentile(&latencies, 0.99).as_secs_f64() * 1000.0
+    );
+
+    let mut bench_db = PgConnection::connect(&url).await.unwrap();
+    bench_db.execute("CREATE TABLE bench_insert (id BIGSERIAL PRIMARY KEY, match_id TEXT, seq BIGINT, body TEXT)").await.unwrap();
+    match pgbench(&url) {
+        Some(tps) => println!(
+            "pgbench: {tps:.0} single-row insert transactions/s at {CONCURRENCY} clients; moves reach {:.0}% of it",
+            moves_per_second / tps * 100.0
+        ),
+        None => {
+            println!("pgbench: not available (install postgresql-contrib / the pgbench client)")
+        }
+    }
+
+    let views = requests_per_second(&client, view_urls).await;
+    let trivial = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap();
+        let server = actix_web::HttpServer::new(|| {
+            actix_web::App::new().route(
+                "/",
+                actix_web::web::get()
+                    .to(|| async { actix_web::web::Json(json!({"status": "ok"})) }),
+            )
+        })
+        .workers(2)
+        .listen(listener)
+        .unwrap()
+        .run();
+        tokio::spawn(server);
+        let urls = (0..CONCURRENCY)
+            .map(|_| (format!("http://{address}/"), None))
+            .collect();
+        requests_per_second(&client, urls).await
+    };
+    println!(
+        "GET /view: {views:.0} requests/s; a trivial actix-web handler: {trivial:.0}/s; ratio {:.0}%",
+        views / trivial * 100.0
+    );
+
+    drop(bench_db);
+    admin
+        .execute(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#).as_str())
+        .await
+        .ok();
+}
