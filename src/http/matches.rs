@@ -466,7 +466,7 @@ pub async fn get_view(
     user: AuthUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (row, _, seat) = matches.visible(&id, &user.account_id).await?;
+    let (row, seat) = matches.visible_row(&id, &user.account_id).await?;
     started(&row)?;
     let etag = format!(
         "\"v{}-{}\"",
@@ -536,7 +536,7 @@ pub async fn post_move(
     id: web::Path<String>,
     body: web::Json<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (row, _, seat) = matches.visible(&id, &user.account_id).await?;
+    let (row, seat) = matches.visible_row(&id, &user.account_id).await?;
     let seat = seat.ok_or(ApiError::Forbidden {
         code: "not_a_player",
         detail: "You have no seat in this match.".into(),
@@ -714,7 +714,7 @@ pub async fn get_events(
             "wait is 0 to 60 seconds",
         ));
     }
-    let (mut row, _, seat) = matches.visible(&id, &user.account_id).await?;
+    let (mut row, seat) = matches.visible_row(&id, &user.account_id).await?;
     if row.version <= after && wait > 0 {
         matches
             .wait_past(&row.id, after, Duration::from_secs(wait))
@@ -754,7 +754,7 @@ pub async fn stream_events(
     user: AuthUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (row, _, seat) = matches.visible(&id, &user.account_id).await?;
+    let (row, seat) = matches.visible_row(&id, &user.account_id).await?;
     let after: i64 = request
         .headers()
         .get("last-event-id")
@@ -845,7 +845,7 @@ pub async fn get_replay(
     id: web::Path<String>,
     query: web::Query<ReplayQuery>,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    let (row, _, seat) = matches.visible(&id, &user.account_id).await?;
+    let (row, seat) = matches.visible_row(&id, &user.account_id).await?;
     if !(0..=row.version).contains(&query.at) {
         return Err(ApiError::invalid(
             "invalid_query",

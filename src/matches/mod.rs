@@ -210,6 +210,24 @@ impl Matches {
         Ok(row)
     }
 
+    /// The match and the caller's seat, if the caller may see it (a seated player, or a public
+    /// match); one round trip.
+    pub async fn visible_row(
+        &self,
+        match_id: &str,
+        account_id: &str,
+    ) -> Result<(MatchRow, Option<Seat>), MatchError> {
+        let (row, seat) = self
+            .db
+            .match_and_seat(match_id, account_id)
+            .await?
+            .ok_or(MatchError::NotFound)?;
+        if seat.is_none() && row.visibility == "private" {
+            return Err(MatchError::NotFound);
+        }
+        Ok((row, seat.map(|seat| seat as Seat)))
+    }
+
     /// The match and its seats, if the caller may see it (a seated player, or a public match).
     pub async fn visible(
         &self,
@@ -435,9 +453,18 @@ impl Matches {
             stored,
             model,
         } = prepared;
+        let notify = Notifier::channel_for(&self.db);
         if !self
             .db
-            .append_events(&row.id, row.version, &stored, &model, record, store::now())
+            .append_events(
+                &row.id,
+                row.version,
+                &stored,
+                &model,
+                record,
+                notify,
+                store::now(),
+            )
             .await?
         {
             let current = self
@@ -452,7 +479,7 @@ impl Matches {
         }
         let version = cached.version;
         self.cache.put(&row.id, cached);
-        self.notifier.announce(&self.db, &row.id, version).await;
+        self.notifier.announce(&row.id, version);
         Ok(())
     }
 

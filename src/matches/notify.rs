@@ -29,19 +29,15 @@ impl Notifier {
         self.sender.subscribe()
     }
 
-    /// Announces a new version locally and, on PostgreSQL, to the other processes.
-    pub async fn announce(&self, db: &Db, match_id: &str, version: i64) {
+    /// Announces a new version to this process. (On PostgreSQL the append's transaction also
+    /// sends `NOTIFY` on [`CHANNEL`], see [`Notifier::channel_for`], for the other processes.)
+    pub fn announce(&self, match_id: &str, version: i64) {
         let _ = self.sender.send((match_id.to_owned(), version));
-        if db.backend() == Backend::Postgres {
-            let sent = sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANNEL)
-                .bind(format!("{match_id}:{version}"))
-                .execute(db.pool())
-                .await;
-            if let Err(error) = sent {
-                tracing::warn!(%error, "could not announce a move to other processes");
-            }
-        }
+    }
+
+    /// The channel an append should `NOTIFY` on: on PostgreSQL only.
+    pub fn channel_for(db: &Db) -> Option<&'static str> {
+        (db.backend() == Backend::Postgres).then_some(CHANNEL)
     }
 
     /// On PostgreSQL: listens for other processes' announcements for as long as the server runs

@@ -182,6 +182,29 @@ impl Db {
         Ok(row.as_ref().map(match_from_row).transpose()?)
     }
 
+    /// The match with this id and the seat `account_id` holds in it, in one round trip.
+    pub async fn match_and_seat(
+        &self,
+        id: &str,
+        account_id: &str,
+    ) -> Result<Option<(MatchRow, Option<i64>)>, StoreError> {
+        let columns = MATCH_COLUMNS
+            .split(", ")
+            .map(|column| format!("m.{column}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let row = sqlx::query(&format!(
+            "SELECT {columns}, s.seat AS caller_seat FROM matches m \
+             LEFT JOIN match_seats s ON s.match_id = m.id AND s.account_id = $2 WHERE m.id = $1"
+        ))
+        .bind(id)
+        .bind(account_id)
+        .fetch_optional(self.pool())
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        Ok(Some((match_from_row(&row)?, row.try_get("caller_seat")?)))
+    }
+
     /// The taken seats of a match, by seat.
     pub async fn seats(&self, match_id: &str) -> Result<Vec<SeatRow>, StoreError> {
         let rows = sqlx::query(
@@ -319,6 +342,7 @@ impl Db {
         events: &[StoredEvent],
         model: &ReadModel,
         idempotency: Option<(&str, &str, &str, i64, &str)>,
+        notify: Option<&str>,
         now: i64,
     ) -> Result<bool, StoreError> {
         let mut transaction = self.pool().begin().await?;
@@ -342,23 +366,52 @@ impl Db {
             transaction.rollback().await?;
             return Ok(false);
         }
+        // One multi-row INSERT: the primary key (match_id, seq) refuses a lost race.
+        let mut insert = String::from(
+            "INSERT INTO match_events (match_id, seq, event, hash, created_at) VALUES ",
+        );
+        for index in 0..events.len() {
+            let base = index * 5;
+            if index > 0 {
+                insert.push_str(", ");
+            }
+            insert.push_str(&format!(
+                "(${}, ${}, ${}, ${}, ${})",
+                base + 1,
+                base + 2,
+                base + 3,
+                base + 4,
+                base + 5
+            ));
+        }
+        let mut query = sqlx::query(&insert);
         for event in events {
-            let inserted = sqlx::query("INSERT INTO match_events (match_id, seq, event, hash, created_at) VALUES ($1, $2, $3, $4, $5)")
+            query = query
                 .bind(match_id)
                 .bind(event.seq)
                 .bind(&event.event)
                 .bind(&event.hash)
-                .bind(now)
-                .execute(&mut *transaction)
-                .await;
-            match inserted.map_err(StoreError::from) {
-                Ok(_) => {}
-                Err(StoreError::Conflict(_)) => {
-                    transaction.rollback().await?;
-                    return Ok(false);
-                }
-                Err(other) => return Err(other),
+                .bind(now);
+        }
+        match query
+            .execute(&mut *transaction)
+            .await
+            .map_err(StoreError::from)
+        {
+            Ok(_) => {}
+            Err(StoreError::Conflict(_)) => {
+                transaction.rollback().await?;
+                return Ok(false);
             }
+            Err(other) => return Err(other),
+        }
+        if let Some(channel) = notify {
+            // Delivered to listeners when (and only if) the transaction commits.
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(channel)
+                .bind(format!("{match_id}:{new_version}"))
+                .execute(&mut *transaction)
+                .await?;
         }
         if let Some((account_id, key, request_hash, status, response)) = idempotency {
             sqlx::query(
