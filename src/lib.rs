@@ -7,6 +7,8 @@
 //! - [`config`]: settings from flags and environment variables.
 //! - [`startup`]: builds the actix-web app on a `TcpListener` and runs it.
 //! - [`store`]: the database (SQLite or PostgreSQL through one sqlx pool) and its tables.
+//! - [`matches`]: the match service (load → fold → decide → append), its state cache, live
+//!   notifications, and the verifiable export.
 //! - [`auth`]: passwords, access and refresh tokens, the `AuthUser` extractor, rate limiting.
 //! - [`http`]: handlers, `ApiError` (problem+json), the OpenAPI description.
 //! - [`telemetry`]: structured logs.
