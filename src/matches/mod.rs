@@ -12,7 +12,7 @@ pub mod notify;
 use std::time::Duration;
 
 use crate::rules::{Action, Event, GameState, RuleError, Rules, Seat, Setup, Status};
-use crate::store::matches::{Listing, MatchRow, ReadModel, SeatRow, StoredEvent};
+use crate::store::matches::{AppendExtras, Listing, MatchRow, ReadModel, SeatRow, StoredEvent};
 use crate::store::{self, Db, StoreError};
 use cache::{CachedState, StateCache};
 use notify::Notifier;
@@ -461,9 +461,11 @@ impl Matches {
                 row.version,
                 &stored,
                 &model,
-                record,
-                notify,
-                store::now(),
+                AppendExtras {
+                    idempotency: record,
+                    notify,
+                    now: store::now(),
+                },
             )
             .await?
         {

@@ -79,6 +79,17 @@ pub struct ReadModel {
     pub winners: Option<String>,
 }
 
+/// What is written with an append besides the events and the read model.
+#[derive(Clone, Copy, Debug)]
+pub struct AppendExtras<'a> {
+    /// A response to keep under an idempotency key: (account, key, request hash, status, body).
+    pub idempotency: Option<(&'a str, &'a str, &'a str, i64, &'a str)>,
+    /// The channel to `NOTIFY` when the transaction commits (PostgreSQL).
+    pub notify: Option<&'a str>,
+    /// Unix seconds.
+    pub now: i64,
+}
+
 /// A response stored under an idempotency key.
 #[derive(Clone, Debug)]
 pub struct StoredResponse {
@@ -341,10 +352,13 @@ impl Db {
         expected_version: i64,
         events: &[StoredEvent],
         model: &ReadModel,
-        idempotency: Option<(&str, &str, &str, i64, &str)>,
-        notify: Option<&str>,
-        now: i64,
+        extras: AppendExtras<'_>,
     ) -> Result<bool, StoreError> {
+        let AppendExtras {
+            idempotency,
+            notify,
+            now,
+        } = extras;
         let mut transaction = self.pool().begin().await?;
         let new_version = expected_version + events.len() as i64;
         let updated = sqlx::query(
