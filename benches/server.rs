@@ -75,6 +75,7 @@ fn cache_memory() -> (usize, f64) {
                 state,
                 version: 40,
                 last_hash: "ab".repeat(32),
+                verified_epoch: 0,
             },
         );
     }

@@ -46,7 +46,7 @@ impl Application {
             settings.access_token_ttl_seconds,
         )
         .await?;
-        let notifier = Notifier::default();
+        let notifier = Notifier::new(db.backend() == Backend::Sqlite);
         if db.backend() == Backend::Postgres {
             notifier.listen(&settings.database_url);
         }

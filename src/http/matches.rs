@@ -341,9 +341,10 @@ async fn full_summary(
     user: &AuthUser,
     id: &str,
 ) -> Result<MatchSummary, ApiError> {
+    let epoch = matches.epoch();
     let (row, seats, seat) = matches.visible(id, &user.account_id).await?;
     let totals = if row.version > 0 {
-        Some(matches.state(&row).await?.state.totals().to_vec())
+        Some(matches.state(&row, epoch).await?.state.totals().to_vec())
     } else {
         None
     };
@@ -466,11 +467,19 @@ pub async fn get_view(
     user: AuthUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (row, seat) = matches.visible_row(&id, &user.account_id).await?;
-    started(&row)?;
+    // The cache answers when it is known to hold the newest version; otherwise the database.
+    let (match_id, version, seat, state) = match matches.fresh(&id, &user.account_id) {
+        Some((cached, seat)) => (id.into_inner(), cached.version, seat, cached.state),
+        None => {
+            let epoch = matches.epoch();
+            let (row, seat) = matches.visible_row(&id, &user.account_id).await?;
+            started(&row)?;
+            let cached = matches.state(&row, epoch).await?;
+            (row.id, row.version, seat, cached.state)
+        }
+    };
     let etag = format!(
-        "\"v{}-{}\"",
-        row.version,
+        "\"v{version}-{}\"",
         seat.map_or("s".to_owned(), |seat| seat.to_string())
     );
     let unchanged = request
@@ -486,11 +495,10 @@ pub async fn get_view(
             .insert_header((header::ETAG, etag))
             .finish());
     }
-    let cached = matches.state(&row).await?;
     let body = MatchView {
-        match_id: row.id.clone(),
-        version: row.version,
-        view: view_for(&cached.state, seat),
+        match_id,
+        version,
+        view: view_for(&state, seat),
     };
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, etag))

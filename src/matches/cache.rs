@@ -16,6 +16,8 @@ pub struct CachedState {
     pub version: i64,
     /// Hash of event `version` (`""` at 0).
     pub last_hash: String,
+    /// The notifier's epoch when this version was last known to be the database's.
+    pub verified_epoch: u64,
 }
 
 /// Least-recently-inserted eviction over at most `capacity` matches.

@@ -9,6 +9,8 @@ pub mod export;
 pub mod log;
 pub mod notify;
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::rules::{Action, Event, GameState, RuleError, Rules, Seat, Setup, Status};
@@ -145,6 +147,16 @@ pub struct Matches {
     db: Db,
     cache: StateCache,
     notifier: Notifier,
+    access: Mutex<HashMap<String, Arc<Access>>>,
+    access_capacity: usize,
+}
+
+/// Who may see a started match.
+#[derive(Debug)]
+struct Access {
+    public: bool,
+    /// Account id → seat.
+    seats: HashMap<String, Seat>,
 }
 
 /// A new match.
@@ -166,6 +178,8 @@ impl Matches {
             db,
             cache: StateCache::new(cache_capacity),
             notifier,
+            access: Mutex::new(HashMap::new()),
+            access_capacity: cache_capacity.max(1),
         }
     }
 
@@ -338,7 +352,9 @@ impl Matches {
             state,
             version: 0,
             last_hash: String::new(),
+            verified_epoch: 0,
         };
+        self.remember_access(&row).await?;
         let prepared = prepare(&row, cached, events)?;
         self.commit(&row, prepared, None).await
     }
@@ -368,20 +384,76 @@ impl Matches {
         })
     }
 
-    /// The state of a started match at the database's version.
-    pub async fn state(&self, row: &MatchRow) -> Result<CachedState, MatchError> {
+    /// Who may see a started match: its seats are fixed from the start.
+    async fn remember_access(&self, row: &MatchRow) -> Result<(), MatchError> {
+        let seats = self.db.seats(&row.id).await?;
+        let access = Access {
+            public: row.visibility == "public",
+            seats: seats
+                .into_iter()
+                .map(|seat| (seat.account_id, seat.seat as Seat))
+                .collect(),
+        };
+        let mut known = self
+            .access
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if known.len() >= self.access_capacity {
+            known.clear();
+        }
+        known.insert(row.id.clone(), Arc::new(access));
+        Ok(())
+    }
+
+    /// The cached state and the caller's seat, when the cache is known to hold the newest
+    /// version (see [`notify`]) and the caller may see the match; `None` sends the caller to
+    /// the database.
+    pub fn fresh(&self, match_id: &str, account_id: &str) -> Option<(CachedState, Option<Seat>)> {
+        let access = self
+            .access
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(match_id)
+            .cloned()?;
+        let seat = access.seats.get(account_id).copied();
+        if seat.is_none() && !access.public {
+            return None;
+        }
+        let cached = self.cache.get(match_id)?;
+        let current = cached.version > 0
+            && self
+                .notifier
+                .is_current(match_id, cached.version, cached.verified_epoch);
+        current.then_some((cached, seat))
+    }
+
+    /// The notifier's epoch, to be read before the database when a state is loaded.
+    pub fn epoch(&self) -> u64 {
+        self.notifier.epoch()
+    }
+
+    /// The state of a started match at the database's version (`row`, read in `epoch`).
+    pub async fn state(&self, row: &MatchRow, epoch: u64) -> Result<CachedState, MatchError> {
         let mut cached = match self.cache.get(&row.id) {
             Some(cached) if cached.version <= row.version => cached,
             _ => {
                 let state = GameState::new(self.setup(row).await?)
                     .map_err(|error| MatchError::Corrupt(error.to_string()))?;
+                if row.status != "open" {
+                    self.remember_access(row).await?;
+                }
                 CachedState {
                     state,
                     version: 0,
                     last_hash: String::new(),
+                    verified_epoch: 0,
                 }
             }
         };
+        if cached.version == row.version && cached.verified_epoch != epoch {
+            cached.verified_epoch = epoch;
+            self.cache.put(&row.id, cached.clone());
+        }
         if cached.version < row.version {
             for stored in self
                 .db
@@ -394,6 +466,7 @@ impl Matches {
                 cached.version = stored.seq;
                 cached.last_hash = stored.hash;
             }
+            cached.verified_epoch = epoch;
             self.cache.put(&row.id, cached.clone());
         }
         Ok(cached)
@@ -432,7 +505,8 @@ impl Matches {
                 current: row.version,
             });
         }
-        let cached = self.state(row).await?;
+        let epoch = self.notifier.epoch();
+        let cached = self.state(row, epoch).await?;
         let events = cached.state.decide(seat, action)?;
         let prepared = prepare(row, cached, events)?;
         let body = respond(&prepared.cached.state, prepared.cached.version);
@@ -449,10 +523,12 @@ impl Matches {
         record: Option<(&str, &str, &str, i64, &str)>,
     ) -> Result<(), MatchError> {
         let Prepared {
-            cached,
+            mut cached,
             stored,
             model,
         } = prepared;
+        // Read before the write: if the listener reconnects meanwhile, the state is rechecked.
+        cached.verified_epoch = self.notifier.epoch();
         let notify = Notifier::channel_for(&self.db);
         if !self
             .db

@@ -643,6 +643,9 @@ async fn a_restart_changes_nothing_and_another_process_streams_moves_made_elsewh
         )
         .await;
     assert_eq!(moved.status(), 200);
+    let moved_version = moved.json::<Value>().await.unwrap()["version"]
+        .as_i64()
+        .unwrap();
     let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
         .await
         .expect("an event within 10 s")
@@ -653,4 +656,31 @@ async fn a_restart_changes_nothing_and_another_process_streams_moves_made_elsewh
         text.starts_with(&format!("id: {}\n", version + 1)),
         "{text}"
     );
+    // The second process had the match cached; the move made through the first reaches it
+    // by NOTIFY, so its next views show the new version (PostgreSQL: several processes).
+    if app.database.postgres_name().is_some() {
+        let moved_to = moved_version;
+        let mut seen = 0;
+        for _ in 0..50 {
+            let view: Value = app
+                .client
+                .get(format!("{second}/v1/matches/{id}/view"))
+                .bearer_auth(&players[0].token)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            seen = view["version"].as_i64().unwrap();
+            if seen >= moved_to {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert!(
+            seen >= moved_to,
+            "the second process still shows version {seen}"
+        );
+    }
 }
