@@ -183,11 +183,6 @@ impl Matches {
         }
     }
 
-    /// The announcements of accepted moves.
-    pub fn notifier(&self) -> &Notifier {
-        &self.notifier
-    }
-
     /// The database.
     pub fn db(&self) -> &Db {
         &self.db
