@@ -68,6 +68,19 @@ pub struct SeatInfo {
 
 /// The public summary of a match.
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({
+    "id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "status": "playing", "visibility": "public",
+    "rules": {"players": 2, "decks": 1, "jokers": false, "hand_size": 7, "hand_size_5_plus": 7, "draw": "end",
+              "draw_count": 1, "draw_until_playable": false, "must_play": false, "king_hold_penalty": 0,
+              "empty_side": "any_card", "pile_to_empty_side": false, "partial_runs": false,
+              "side_build": "down_alternating", "corner_build": "down_alternating", "ace_wrap": false,
+              "ace_starter_takes_two": false, "foundations": false, "collect_corners": false,
+              "blocked": "everyone_scores", "scoring": "penalty", "chips": null, "game_end": {"target": 50}},
+    "seat_count": 2, "seats": [{"seat": 0, "username": "maya"}, {"seat": 1, "username": "leo"}],
+    "version": 12, "commitment": "f9abbe969b2a4a61ac33cfb6c684907aed641b17a5b423ed72f782028cb73ab9",
+    "shuffle_version": 1, "auto_end_turn": true, "turn": 1, "totals": [0, 0], "winners": null,
+    "invite_code": null, "created_at": 1795969522, "updated_at": 1795969611
+}))]
 pub struct MatchSummary {
     /// Match id.
     pub id: String,
@@ -236,6 +249,7 @@ pub struct ListQuery {
 
 /// A page of matches.
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({"matches": [], "next_cursor": null}))]
 pub struct MatchPage {
     /// The matches.
     pub matches: Vec<MatchSummary>,
@@ -419,6 +433,22 @@ pub async fn leave_match(
 
 /// A view of the table with the match's version.
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({
+    "match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "version": 2, "status": "playing", "hand_number": 1,
+    "your_seat": 0, "hand": ["4C", "QC", "10D", "KD", "AH", "4H", "AS"],
+    "piles": {"N": ["JS"], "E": ["KC"], "S": ["3C"], "W": ["8S"], "NE": [], "SE": [], "SW": [], "NW": []},
+    "foundations": null, "stock_count": 34,
+    "seats": [
+        {"seat": 0, "hand_count": 7, "hand_penalties": 0, "total": 0, "hands_won": 0, "claimed_corners": 0, "in_game": true, "chips": null},
+        {"seat": 1, "hand_count": 7, "hand_penalties": 0, "total": 0, "hands_won": 0, "claimed_corners": 0, "in_game": true, "chips": null}
+    ],
+    "turn": 0, "dealer": 1, "turn_progress": {"actions": 0, "drew": false, "played": false}, "pot": null,
+    "last_hand": null, "winners": null,
+    "legal_actions": [
+        {"type": "play", "card": "10D", "to": "N"}, {"type": "play", "card": "KD", "to": "NE"},
+        {"type": "move", "from": "E", "to": "NE"}, {"type": "end_turn"}
+    ]
+}))]
 pub struct MatchView {
     /// Match id.
     pub match_id: String,
@@ -658,6 +688,12 @@ pub struct LoggedEvent {
 
 /// A page of the event feed.
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({"events": [
+    {"seq": 3, "event": {"type": "card_played", "seat": 0, "card": "10D", "to": "N"}},
+    {"seq": 4, "event": {"type": "cards_drawn", "seat": 0, "reason": "turn_end", "count": 1}},
+    {"seq": 5, "event": {"type": "turn_ended", "seat": 0, "passed": false}},
+    {"seq": 6, "event": {"type": "turn_started", "seat": 1}}
+], "version": 6}))]
 pub struct EventsPage {
     /// Events after `after`, oldest first (at most 500).
     pub events: Vec<LoggedEvent>,

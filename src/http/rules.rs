@@ -9,6 +9,15 @@ use crate::rules::error::RuleError;
 
 /// The rules a match can be created with.
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({
+    "options": [{"name": "draw", "type": "string", "values": "end, start, when_stuck", "default": "end",
+                 "description": "When the turn's draw happens.", "source": "000, 001, 002"}],
+    "presets": [{"name": "night-one", "description": "5 cards each at 5–6 players, … (source 003).",
+                 "rules": {"hand_size_5_plus": 5, "empty_side": "from_stock", "ace_starter_takes_two": true,
+                           "scoring": "none", "game_end": {"single_hand": true}}}],
+    "readings": ["`players` defaults to 4 (\"best with 4\")."],
+    "rule_error_codes": ["hand_over", "not_your_turn", "does_not_fit"]
+}))]
 pub struct RulesCatalog {
     /// Every option, its values, default and meaning.
     pub options: Vec<OptionInfo>,

@@ -31,6 +31,14 @@ pub struct ExportEvent {
 
 /// Everything needed to re-deal and re-play a finished match offline (`kings-corner verify FILE`).
 #[derive(Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "format": 1, "match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "rules": {"players": 2, "game_end": {"single_hand": true}},
+    "seats": [{"seat": 0, "username": "maya", "client_seed": "maya says hi"}, {"seat": 1, "username": "leo", "client_seed": "leo too"}],
+    "commitment": "f9abbe969b2a4a61ac33cfb6c684907aed641b17a5b423ed72f782028cb73ab9",
+    "secret": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+    "shuffle_version": 1, "event_format": 1,
+    "events": [{"seq": 1, "hash": "6e3f…", "event": {"type": "turn_started", "seat": 0}}]
+}))]
 pub struct MatchExport {
     /// Export format version (1).
     pub format: u32,
