@@ -574,7 +574,12 @@ pub async fn post_move(
     id: web::Path<String>,
     body: web::Json<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (row, seat) = matches.visible_row(&id, &user.account_id).await?;
+    // A cached row that agrees with the client's version saves a read; anything else (a
+    // stale version, a cache not known to be current) is settled by the database.
+    let (row, seat) = match matches.fresh_row(&id, &user.account_id) {
+        Some((row, seat)) if row.version == body.expected_version => (row, seat),
+        _ => matches.visible_row(&id, &user.account_id).await?,
+    };
     let seat = seat.ok_or(ApiError::Forbidden {
         code: "not_a_player",
         detail: "You have no seat in this match.".into(),

@@ -157,6 +157,8 @@ struct Access {
     public: bool,
     /// Account id → seat.
     seats: HashMap<String, Seat>,
+    /// The match's row when it started (its fixed fields; version and status come from the cache).
+    row: MatchRow,
 }
 
 /// A new match.
@@ -383,6 +385,7 @@ impl Matches {
     async fn remember_access(&self, row: &MatchRow) -> Result<(), MatchError> {
         let seats = self.db.seats(&row.id).await?;
         let access = Access {
+            row: row.clone(),
             public: row.visibility == "public",
             seats: seats
                 .into_iter()
@@ -420,6 +423,29 @@ impl Matches {
                 .notifier
                 .is_current(match_id, cached.version, cached.verified_epoch);
         current.then_some((cached, seat))
+    }
+
+    /// As [`Matches::fresh`], with the match's row brought to the cached version: a move can be
+    /// judged without reading the database first (its append still checks the version there).
+    pub fn fresh_row(&self, match_id: &str, account_id: &str) -> Option<(MatchRow, Option<Seat>)> {
+        let (cached, seat) = self.fresh(match_id, account_id)?;
+        let access = self
+            .access
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(match_id)
+            .cloned()?;
+        let status = match cached.state.status() {
+            Status::NotStarted => "open",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+        };
+        let row = MatchRow {
+            version: cached.version,
+            status: status.to_owned(),
+            ..access.row.clone()
+        };
+        Some((row, seat))
     }
 
     /// The notifier's epoch, to be read before the database when a state is loaded.
