@@ -476,6 +476,21 @@ async fn lobby_inbox_private_matches_and_leaving() {
         .json_as(&players[0], &format!("/v1/matches/{private_id}"))
         .await;
     assert_eq!(summary["status"], "playing");
+    // With the match cached by a player's view, an outsider still cannot see it.
+    app.json_as(&players[0], &format!("/v1/matches/{private_id}/view"))
+        .await;
+    let outsider = app
+        .get_as(&players[2], &format!("/v1/matches/{private_id}/view"))
+        .await;
+    assert_problem(outsider, 404, "not_found").await;
+    let outsider_move = app
+        .post_as(
+            &players[2],
+            &format!("/v1/matches/{private_id}/moves"),
+            &json!({"expected_version": summary["version"], "action": {"type": "end_turn"}}),
+        )
+        .await;
+    assert_problem(outsider_move, 404, "not_found").await;
     let turn = summary["turn"].as_u64().unwrap() as usize;
     let inbox = app.json_as(&players[turn], "/v1/matches?turn=mine").await;
     assert_eq!(inbox["matches"][0]["id"], private_id.as_str());
