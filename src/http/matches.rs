@@ -312,12 +312,16 @@ pub async fn list_matches(
         };
         URL_SAFE_NO_PAD.encode(format!("{key}:{}", last.id))
     });
-    let mut page = Vec::with_capacity(rows.len());
-    for row in &rows {
-        let seats = matches.db().seats(&row.id).await?;
-        let seated = seats.iter().any(|seat| seat.account_id == user.account_id);
-        page.push(summary(row, &seats, seated, None));
-    }
+    let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
+    let mut seats = matches.db().seats_of(&ids).await?;
+    let page = rows
+        .iter()
+        .map(|row| {
+            let seats = seats.remove(&row.id).unwrap_or_default();
+            let seated = seats.iter().any(|seat| seat.account_id == user.account_id);
+            summary(row, &seats, seated, None)
+        })
+        .collect();
     Ok(web::Json(MatchPage {
         matches: page,
         next_cursor,

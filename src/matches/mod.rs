@@ -80,6 +80,15 @@ struct Prepared {
     model: ReadModel,
 }
 
+/// The `matches.status` of a state.
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::NotStarted => "open",
+        Status::Playing => "playing",
+        Status::Finished => "finished",
+    }
+}
+
 /// Applies events plus the forced `end_turn`s that follow (when the match takes them
 /// automatically), and chains their hashes.
 fn prepare(
@@ -123,11 +132,7 @@ fn prepare(
         .iter()
         .any(|event| matches!(event, Event::TurnStarted { .. }));
     let model = ReadModel {
-        status: match state.status() {
-            Status::NotStarted => "open",
-            Status::Playing => "playing",
-            Status::Finished => "finished",
-        },
+        status: status_name(state.status()),
         turn_seat: state.turn().map(i64::from),
         turn_changed: turn_started || state.turn() != turn_before,
         winners: state
@@ -435,11 +440,7 @@ impl Matches {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .get(match_id)
             .cloned()?;
-        let status = match cached.state.status() {
-            Status::NotStarted => "open",
-            Status::Playing => "playing",
-            Status::Finished => "finished",
-        };
+        let status = status_name(cached.state.status());
         let row = MatchRow {
             version: cached.version,
             status: status.to_owned(),

@@ -121,6 +121,11 @@ impl GameState {
     }
 
     pub(crate) fn check_draw(&self, seat: Seat) -> Result<(), RuleError> {
+        self.check_draw_when(|| self.can_play_from_hand(seat))
+    }
+
+    /// The draw's conditions, asking whether a card can be played (the costly one) last.
+    pub(crate) fn check_draw_when(&self, can_play: impl FnOnce() -> bool) -> Result<(), RuleError> {
         let rules = self.rules();
         let mid_turn_draws = rules.draw == DrawMode::WhenStuck || rules.draw_until_playable;
         if !mid_turn_draws {
@@ -136,7 +141,7 @@ impl GameState {
         if self.stock.is_empty() {
             return Err(RuleError::DrawNotAllowed("The stock is empty."));
         }
-        if self.can_play_from_hand(seat) {
+        if can_play() {
             return Err(RuleError::DrawNotAllowed(
                 "A card in your hand can be played: you may draw only when stuck.",
             ));

@@ -22,7 +22,7 @@ impl GameState {
         self.push_plays(seat, &mut actions);
         let can_play = !actions.is_empty();
         self.push_moves(&mut actions);
-        if self.draw_is_legal(can_play) {
+        if self.check_draw_when(|| can_play).is_ok() {
             actions.push(Action::Draw);
         }
         if self.check_end_turn(seat).is_ok() {
@@ -84,13 +84,5 @@ impl GameState {
                 }
             }
         }
-    }
-
-    /// `check_draw` without recomputing whether a card can be played.
-    fn draw_is_legal(&self, can_play: bool) -> bool {
-        let rules = self.rules();
-        let mid_turn_draws =
-            rules.draw == super::options::DrawMode::WhenStuck || rules.draw_until_playable;
-        mid_turn_draws && !self.progress.drew_by_action && !self.stock.is_empty() && !can_play
     }
 }

@@ -1,5 +1,7 @@
 //! The `matches`, `match_seats`, `match_secrets`, `match_events` and `idempotency_keys` tables.
 
+use std::collections::HashMap;
+
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -218,24 +220,43 @@ impl Db {
 
     /// The taken seats of a match, by seat.
     pub async fn seats(&self, match_id: &str) -> Result<Vec<SeatRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT s.seat, s.account_id, a.username, s.client_seed FROM match_seats s \
-             JOIN accounts a ON a.id = s.account_id WHERE s.match_id = $1 ORDER BY s.seat",
-        )
-        .bind(match_id)
-        .fetch_all(self.pool())
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(SeatRow {
+        let mut seats = self.seats_of(&[match_id.to_owned()]).await?;
+        Ok(seats.remove(match_id).unwrap_or_default())
+    }
+
+    /// The taken seats of several matches (a page of a listing), in one query.
+    pub async fn seats_of(
+        &self,
+        match_ids: &[String],
+    ) -> Result<HashMap<String, Vec<SeatRow>>, StoreError> {
+        let mut by_match: HashMap<String, Vec<SeatRow>> = HashMap::new();
+        if match_ids.is_empty() {
+            return Ok(by_match);
+        }
+        let placeholders: Vec<String> = (1..=match_ids.len())
+            .map(|index| format!("${index}"))
+            .collect();
+        let sql = format!(
+            "SELECT s.match_id, s.seat, s.account_id, a.username, s.client_seed FROM match_seats s \
+             JOIN accounts a ON a.id = s.account_id WHERE s.match_id IN ({}) ORDER BY s.match_id, s.seat",
+            placeholders.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for id in match_ids {
+            query = query.bind(id);
+        }
+        for row in query.fetch_all(self.pool()).await? {
+            by_match
+                .entry(row.try_get("match_id")?)
+                .or_default()
+                .push(SeatRow {
                     seat: row.try_get("seat")?,
                     account_id: row.try_get("account_id")?,
                     username: row.try_get("username")?,
                     client_seed: row.try_get("client_seed")?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+                });
+        }
+        Ok(by_match)
     }
 
     /// The match's secret (hex).
