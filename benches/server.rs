@@ -15,8 +15,10 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use kings_corner::config::Cli;
 use kings_corner::matches::cache::{CachedState, StateCache};
-use kings_corner::rules::{GameState, Rules, Setup};
+use kings_corner::matches::notify::Checkpoint;
+use kings_corner::rules::{Action, GameState, Rules, Setup};
 use kings_corner::startup::Application;
+use serde::Deserialize;
 use serde_json::{Value, json};
 use sqlx::{Connection, Executor, PgConnection};
 
@@ -75,7 +77,7 @@ fn cache_memory() -> (usize, f64) {
                 state,
                 version: 40,
                 last_hash: "ab".repeat(32),
-                verified_epoch: 0,
+                verified: Checkpoint::never(),
             },
         );
     }
@@ -115,7 +117,17 @@ async fn login(client: &reqwest::Client, base: &str, name: &str) -> String {
     tokens["access_token"].as_str().unwrap().to_owned()
 }
 
-async fn view(client: &reqwest::Client, base: &str, table: &Table, seat: usize) -> Value {
+/// What a bot reads from a view: the rest of it is parsed by no one.
+#[derive(Deserialize)]
+struct Seen {
+    version: i64,
+    turn: Option<usize>,
+    your_seat: Option<usize>,
+    #[serde(default)]
+    legal_actions: Option<Vec<Action>>,
+}
+
+async fn view(client: &reqwest::Client, base: &str, table: &Table, seat: usize) -> Seen {
     client
         .get(format!("{base}/v1/matches/{}/view", table.id))
         .bearer_auth(&table.tokens[seat])
@@ -138,38 +150,34 @@ async fn play(
     let mut rng = XorShift(seed);
     let mut latencies = Vec::new();
     let mut current = view(&client, &base, &table, 0).await;
+    let url = format!("{base}/v1/matches/{}/moves", table.id);
     while Instant::now() < until {
-        let Some(turn) = current["turn"].as_u64() else {
+        let Some(turn) = current.turn else {
             break;
         };
-        let turn = turn as usize;
-        if current["your_seat"].as_u64() != Some(turn as u64) {
+        if current.your_seat != Some(turn) {
             current = view(&client, &base, &table, turn).await;
             continue;
         }
-        let legal = current["legal_actions"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
+        let legal = current.legal_actions.take().unwrap_or_default();
         if legal.is_empty() {
             break;
         }
-        let action = &legal[rng.below(legal.len())];
-        let body = json!({"expected_version": current["version"], "action": action});
+        let action = legal[rng.below(legal.len())];
+        let body = json!({"expected_version": current.version, "action": action});
         let started = Instant::now();
         let response = client
-            .post(format!("{base}/v1/matches/{}/moves", table.id))
+            .post(&url)
             .bearer_auth(&table.tokens[turn])
             .json(&body)
             .send()
             .await
             .unwrap();
-        let status = response.status();
-        let answer: Value = response.json().await.unwrap();
-        if status == 200 {
+        if response.status() == 200 {
+            current = response.json().await.unwrap();
             latencies.push(started.elapsed());
-            current = answer;
         } else {
+            response.bytes().await.unwrap();
             current = view(&client, &base, &table, turn).await;
         }
     }
@@ -268,6 +276,7 @@ async fn main() {
         .await
         .unwrap();
     let base = format!("http://{}", app.address());
+    let db = app.db().clone();
     tokio::spawn(app.run());
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(CONCURRENCY * 2)
@@ -313,6 +322,7 @@ async fn main() {
         })
         .collect();
 
+    let writes_before = db.append_statistics();
     let until = Instant::now() + PHASE;
     let started = Instant::now();
     let tasks: Vec<_> = tables
@@ -341,6 +351,14 @@ async fn main() {
         percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
         percentile(&latencies, 0.99).as_secs_f64() * 1000.0
     );
+    if let (Some(before), Some(after)) = (writes_before, db.append_statistics()) {
+        println!(
+            "appends: {:.1} per statement on average ({} statements retried alone)",
+            (after.appends - before.appends) as f64
+                / (after.statements - before.statements).max(1) as f64,
+            after.retried - before.retried
+        );
+    }
 
     let mut bench_db = PgConnection::connect(&url).await.unwrap();
     bench_db.execute("CREATE TABLE bench_insert (id BIGSERIAL PRIMARY KEY, match_id TEXT, seq BIGINT, body TEXT)").await.unwrap();

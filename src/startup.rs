@@ -46,10 +46,10 @@ impl Application {
             settings.access_token_ttl_seconds,
         )
         .await?;
-        let notifier = Notifier::new(db.backend() == Backend::Sqlite);
-        if db.backend() == Backend::Postgres {
-            notifier.listen(&settings.database_url);
-        }
+        let notifier = match db.backend() {
+            Backend::Sqlite => Notifier::in_process(),
+            Backend::Postgres => Notifier::postgres(db.clone(), &settings.database_url),
+        };
         let matches = web::Data::new(Matches::new(
             db.clone(),
             settings.match_cache_capacity as usize,

@@ -359,10 +359,17 @@ async fn full_summary(
     user: &AuthUser,
     id: &str,
 ) -> Result<MatchSummary, ApiError> {
-    let epoch = matches.epoch();
+    let checkpoint = matches.checkpoint();
     let (row, seats, seat) = matches.visible(id, &user.account_id).await?;
     let totals = if row.version > 0 {
-        Some(matches.state(&row, epoch).await?.state.totals().to_vec())
+        Some(
+            matches
+                .state(&row, checkpoint)
+                .await?
+                .state
+                .totals()
+                .to_vec(),
+        )
     } else {
         None
     };
@@ -505,10 +512,10 @@ pub async fn get_view(
     let (match_id, version, seat, state) = match matches.fresh(&id, &user.account_id) {
         Some((cached, seat)) => (id.into_inner(), cached.version, seat, cached.state),
         None => {
-            let epoch = matches.epoch();
+            let checkpoint = matches.checkpoint();
             let (row, seat) = matches.visible_row(&id, &user.account_id).await?;
             started(&row)?;
-            let cached = matches.state(&row, epoch).await?;
+            let cached = matches.state(&row, checkpoint).await?;
             (row.id, row.version, seat, cached.state)
         }
     };

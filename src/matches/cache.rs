@@ -5,6 +5,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
+use super::notify::Checkpoint;
 use crate::rules::GameState;
 
 /// A match state at a version, with the hash of its last event.
@@ -16,8 +17,8 @@ pub struct CachedState {
     pub version: i64,
     /// Hash of event `version` (`""` at 0).
     pub last_hash: String,
-    /// The notifier's epoch when this version was last known to be the database's.
-    pub verified_epoch: u64,
+    /// When the database last confirmed this version as its newest.
+    pub verified: Checkpoint,
 }
 
 /// Least-recently-inserted eviction over at most `capacity` matches.

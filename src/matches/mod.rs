@@ -14,10 +14,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::rules::{Action, Event, GameState, RuleError, Rules, Seat, Setup, Status};
-use crate::store::matches::{AppendExtras, Listing, MatchRow, ReadModel, SeatRow, StoredEvent};
+use crate::store::matches::{Append, Listing, MatchRow, ReadModel, SeatRow, StoredEvent};
 use crate::store::{self, Db, StoreError};
 use cache::{CachedState, StateCache};
-use notify::Notifier;
+use notify::{Checkpoint, Notifier};
 
 /// Most forced `end_turn`s taken automatically after one move (a safety bound).
 const MAX_AUTOMATIC_TURNS: usize = 10_000;
@@ -354,7 +354,7 @@ impl Matches {
             state,
             version: 0,
             last_hash: String::new(),
-            verified_epoch: 0,
+            verified: Checkpoint::never(),
         };
         self.remember_access(&row).await?;
         let prepared = prepare(&row, cached, events)?;
@@ -426,7 +426,7 @@ impl Matches {
         let current = cached.version > 0
             && self
                 .notifier
-                .is_current(match_id, cached.version, cached.verified_epoch);
+                .is_current(match_id, cached.version, cached.verified);
         current.then_some((cached, seat))
     }
 
@@ -449,13 +449,17 @@ impl Matches {
         Some((row, seat))
     }
 
-    /// The notifier's epoch, to be read before the database when a state is loaded.
-    pub fn epoch(&self) -> u64 {
-        self.notifier.epoch()
+    /// Now, to be taken before the database is read for a state (see [`Matches::state`]).
+    pub fn checkpoint(&self) -> Checkpoint {
+        self.notifier.checkpoint()
     }
 
-    /// The state of a started match at the database's version (`row`, read in `epoch`).
-    pub async fn state(&self, row: &MatchRow, epoch: u64) -> Result<CachedState, MatchError> {
+    /// The state of a started match at the database's version (`row`, read after `checkpoint`).
+    pub async fn state(
+        &self,
+        row: &MatchRow,
+        checkpoint: Checkpoint,
+    ) -> Result<CachedState, MatchError> {
         let mut cached = match self.cache.get(&row.id) {
             Some(cached) if cached.version <= row.version => cached,
             _ => {
@@ -468,12 +472,16 @@ impl Matches {
                     state,
                     version: 0,
                     last_hash: String::new(),
-                    verified_epoch: 0,
+                    verified: Checkpoint::never(),
                 }
             }
         };
-        if cached.version == row.version && cached.verified_epoch != epoch {
-            cached.verified_epoch = epoch;
+        if cached.version == row.version
+            && !self
+                .notifier
+                .is_current(&row.id, cached.version, cached.verified)
+        {
+            cached.verified = checkpoint;
             self.cache.put(&row.id, cached.clone());
         }
         if cached.version < row.version {
@@ -488,7 +496,7 @@ impl Matches {
                 cached.version = stored.seq;
                 cached.last_hash = stored.hash;
             }
-            cached.verified_epoch = epoch;
+            cached.verified = checkpoint;
             self.cache.put(&row.id, cached.clone());
         }
         Ok(cached)
@@ -527,8 +535,8 @@ impl Matches {
                 current: row.version,
             });
         }
-        let epoch = self.notifier.epoch();
-        let cached = self.state(row, epoch).await?;
+        let checkpoint = self.notifier.checkpoint();
+        let cached = self.state(row, checkpoint).await?;
         let events = cached.state.decide(seat, action)?;
         let prepared = prepare(row, cached, events)?;
         let body = respond(&prepared.cached.state, prepared.cached.version);
@@ -549,22 +557,26 @@ impl Matches {
             stored,
             model,
         } = prepared;
-        // Read before the write: if the listener reconnects meanwhile, the state is rechecked.
-        cached.verified_epoch = self.notifier.epoch();
-        let notify = Notifier::channel_for(&self.db);
+        // Taken before the write: if the listener reconnects meanwhile, the state is rechecked.
+        cached.verified = self.notifier.checkpoint();
         if !self
             .db
-            .append_events(
-                &row.id,
-                row.version,
-                &stored,
-                &model,
-                AppendExtras {
-                    idempotency: record,
-                    notify,
-                    now: store::now(),
-                },
-            )
+            .append_events(Append {
+                match_id: row.id.clone(),
+                expected_version: row.version,
+                events: stored,
+                model,
+                idempotency: record.map(|(account, key, request_hash, status, body)| {
+                    (
+                        account.to_owned(),
+                        key.to_owned(),
+                        request_hash.to_owned(),
+                        status,
+                        body.to_owned(),
+                    )
+                }),
+                now: store::now(),
+            })
             .await?
         {
             let current = self

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+pub use super::batch::Append;
 use super::{Db, StoreError};
 
 /// A match's row: its setup and the read model kept with its log.
@@ -86,8 +87,6 @@ pub struct ReadModel {
 pub struct AppendExtras<'a> {
     /// A response to keep under an idempotency key: (account, key, request hash, status, body).
     pub idempotency: Option<(&'a str, &'a str, &'a str, i64, &'a str)>,
-    /// The channel to `NOTIFY` when the transaction commits (PostgreSQL).
-    pub notify: Option<&'a str>,
     /// Unix seconds.
     pub now: i64,
 }
@@ -365,26 +364,30 @@ impl Db {
             .map_err(StoreError::from)
     }
 
-    /// Appends events and updates the read model in one transaction, if the match is still at
+    /// Appends events and updates the read model atomically, if the match is still at
     /// `expected_version`. Returns `false` (writing nothing) when another writer got there first.
-    pub async fn append_events(
-        &self,
-        match_id: &str,
-        expected_version: i64,
-        events: &[StoredEvent],
-        model: &ReadModel,
-        extras: AppendExtras<'_>,
-    ) -> Result<bool, StoreError> {
-        if self.backend() == super::Backend::Postgres {
-            return self
-                .append_in_one_statement(match_id, expected_version, events, model, extras)
-                .await;
+    /// On PostgreSQL concurrent appends share a statement (see [`super::batch`]).
+    pub async fn append_events(&self, append: Append) -> Result<bool, StoreError> {
+        match self.batcher() {
+            Some(batcher) => batcher.append(append).await,
+            None => self.append_alone(&append).await,
         }
-        let AppendExtras {
+    }
+
+    /// One append on its own: a transaction on SQLite, a single statement on PostgreSQL.
+    pub(super) async fn append_alone(&self, append: &Append) -> Result<bool, StoreError> {
+        if self.backend() == super::Backend::Postgres {
+            return self.append_in_one_statement(append).await;
+        }
+        let Append {
+            match_id,
+            expected_version,
+            events,
+            model,
             idempotency,
-            notify,
             now,
-        } = extras;
+        } = append;
+        let (expected_version, now) = (*expected_version, *now);
         let mut transaction = self.pool().begin().await?;
         let new_version = expected_version + events.len() as i64;
         let updated = sqlx::query(
@@ -445,16 +448,8 @@ impl Db {
             }
             Err(other) => return Err(other),
         }
-        if let Some(channel) = notify {
-            // Delivered to listeners when (and only if) the transaction commits.
-            sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(channel)
-                .bind(format!("{match_id}:{new_version}"))
-                .execute(&mut *transaction)
-                .await?;
-        }
         if let Some((account_id, key, request_hash, status, response)) = idempotency {
-            sqlx::query(
+            let kept = sqlx::query(
                 "INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
@@ -466,7 +461,13 @@ impl Db {
             .bind(response)
             .bind(now)
             .execute(&mut *transaction)
-            .await?;
+            .await
+            .map_err(StoreError::from);
+            if let Err(StoreError::Conflict(_)) = kept {
+                transaction.rollback().await?;
+                return Ok(false);
+            }
+            kept?;
         }
         transaction.commit().await?;
         Ok(true)
@@ -474,22 +475,19 @@ impl Db {
 
     /// PostgreSQL: the same append as one statement (data-modifying CTEs are atomic), so an
     /// accepted move costs one round trip instead of a transaction's five.
-    async fn append_in_one_statement(
-        &self,
-        match_id: &str,
-        expected_version: i64,
-        events: &[StoredEvent],
-        model: &ReadModel,
-        extras: AppendExtras<'_>,
-    ) -> Result<bool, StoreError> {
-        let AppendExtras {
+    async fn append_in_one_statement(&self, append: &Append) -> Result<bool, StoreError> {
+        let Append {
+            match_id,
+            expected_version,
+            events,
+            model,
             idempotency,
-            notify,
             now,
-        } = extras;
+        } = append;
+        let (expected_version, now) = (*expected_version, *now);
         let new_version = expected_version + events.len() as i64;
         // $1 version, $2 status, $3 turn seat, $4 turn changed, $5 now, $6 winners, $7 id,
-        // $8 expected version, $9 notify payload; then 3 per event; then 5 for idempotency.
+        // $8 expected version; then 3 per event; then 5 for idempotency.
         let mut sql = String::from(
             "WITH updated AS (UPDATE matches SET version = $1, status = $2, turn_seat = $3, \
              turn_since = CASE WHEN $4 = 1 THEN $5 ELSE turn_since END, winners = $6, updated_at = $5 \
@@ -497,7 +495,7 @@ impl Db {
              inserted AS (INSERT INTO match_events (match_id, seq, event, hash, created_at) \
              SELECT updated.id, v.seq, v.event, v.hash, $5 FROM updated, (VALUES ",
         );
-        let mut next = 10;
+        let mut next = 9;
         for index in 0..events.len() {
             if index > 0 {
                 sql.push_str(", ");
@@ -522,9 +520,9 @@ impl Db {
                 next + 4
             ));
         }
-        sql.push_str(", announced AS (SELECT pg_notify(COALESCE($9, ''), updated.id || ':' || $1::TEXT) AS sent FROM updated WHERE $9 IS NOT NULL) \
-                      SELECT (SELECT COUNT(*) FROM updated) AS updated, (SELECT COUNT(*) FROM inserted) AS inserted, \
-                      (SELECT COUNT(*) FROM announced) AS announced");
+        sql.push_str(
+            " SELECT (SELECT COUNT(*) FROM updated) AS updated, (SELECT COUNT(*) FROM inserted) AS inserted",
+        );
         if idempotency.is_some() {
             sql.push_str(", (SELECT COUNT(*) FROM kept) AS kept");
         }
@@ -536,8 +534,7 @@ impl Db {
             .bind(now)
             .bind(&model.winners)
             .bind(match_id)
-            .bind(expected_version)
-            .bind(notify.map(str::to_owned));
+            .bind(expected_version);
         for event in events {
             query = query.bind(event.seq).bind(&event.event).bind(&event.hash);
         }

@@ -3,6 +3,7 @@
 //! each database has its own commented migrations under `migrations/`.
 
 pub mod accounts;
+pub mod batch;
 pub mod matches;
 pub mod tokens;
 
@@ -10,7 +11,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyPool, Connection, Executor};
 
 use crate::config::Settings;
 
@@ -65,11 +66,16 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
+/// A pooled connection idle for longer than this is pinged before it is handed out.
+const IDLE_BEFORE_PING: Duration = Duration::from_secs(1);
+
 /// The connection pool and what it talks to.
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// PostgreSQL: the writer that gathers concurrent appends.
+    batcher: Option<batch::Batcher>,
 }
 
 impl Db {
@@ -103,9 +109,28 @@ impl Db {
                     Ok(())
                 })
             })
+            // sqlx pings every connection it hands out by default: a round trip per query.
+            // Only a connection that sat idle (as through a database restart) is worth it.
+            .test_before_acquire(false)
+            .before_acquire(|connection, metadata| {
+                Box::pin(async move {
+                    if metadata.idle_for > IDLE_BEFORE_PING {
+                        connection.ping().await?;
+                    }
+                    Ok(true)
+                })
+            })
             .connect(&url)
             .await?;
-        Ok(Db { pool, backend })
+        let mut db = Db {
+            pool,
+            backend,
+            batcher: None,
+        };
+        if backend == Backend::Postgres {
+            db.batcher = Some(batch::Batcher::start(db.clone()));
+        }
+        Ok(db)
     }
 
     /// Applies the pending migrations of this backend.
@@ -122,9 +147,31 @@ impl Db {
         Ok(())
     }
 
+    /// PostgreSQL: `NOTIFY channel, payload` in a transaction of its own. Its commit skips
+    /// the disk flush (`synchronous_commit` off): it writes nothing worth keeping, and a flush
+    /// would hold PostgreSQL's global notify lock for its whole duration.
+    pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), StoreError> {
+        sqlx::query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)")
+            .bind(channel)
+            .bind(payload)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// The pool.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// The append writer, on PostgreSQL.
+    fn batcher(&self) -> Option<&batch::Batcher> {
+        self.batcher.as_ref()
+    }
+
+    /// On PostgreSQL: what the append writer did so far.
+    pub fn append_statistics(&self) -> Option<batch::Statistics> {
+        self.batcher.as_ref().map(batch::Batcher::statistics)
     }
 
     /// Which database this is.

@@ -8,6 +8,8 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use serde_json::{Value, json};
 
+use kings_corner::store::matches::{Append, ReadModel, StoredEvent};
+
 use crate::helpers::{TestApp, assert_problem, spawn_app, start};
 
 /// A logged-in player.
@@ -322,6 +324,168 @@ async fn twenty_clients_racing_on_one_version_get_one_acceptance() {
         (1..=feed["version"].as_i64().unwrap()).collect::<Vec<_>>(),
         "versions are contiguous"
     );
+}
+
+fn test_append(match_id: &str, expected_version: i64, key: Option<&str>) -> Append {
+    Append {
+        match_id: match_id.to_owned(),
+        expected_version,
+        events: (1..=2)
+            .map(|offset| StoredEvent {
+                seq: expected_version + offset,
+                event: format!(r#"{{"type":"test","n":{offset}}}"#),
+                hash: "00".repeat(32),
+            })
+            .collect(),
+        model: ReadModel {
+            status: "playing",
+            turn_seat: Some(1),
+            turn_changed: true,
+            winners: None,
+        },
+        idempotency: key.map(|key| {
+            (
+                "account".to_owned(),
+                key.to_owned(),
+                "hash".to_owned(),
+                200,
+                "{}".to_owned(),
+            )
+        }),
+        now: 1,
+    }
+}
+
+/// Appends to many matches at once keep their own outcomes, whether or not they share a
+/// statement (on PostgreSQL one writer gathers them): a stale one and the loser of a race
+/// write nothing, and a refused idempotency key fails its own append and no other.
+#[tokio::test]
+async fn concurrent_appends_keep_their_own_outcomes() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let mut ids = Vec::new();
+    for _ in 0..10 {
+        ids.push(full_match(&app, &players, json!({"preset": "standard"})).await);
+    }
+    let mut versions = Vec::new();
+    for id in &ids {
+        versions.push(app.db.match_by_id(id).await.unwrap().unwrap().version);
+    }
+    // The last match already kept a response under the key "taken".
+    let last = ids.len() - 1;
+    assert!(
+        app.db
+            .append_events(test_append(&ids[last], versions[last], Some("taken")))
+            .await
+            .unwrap()
+    );
+    versions[last] += 2;
+    let before = app.db.append_statistics();
+
+    let mut appends = vec![
+        test_append(&ids[0], versions[0], None),
+        test_append(&ids[0], versions[0], Some("race")),
+        test_append(&ids[1], versions[1] - 1, None),
+        test_append(&ids[last], versions[last], Some("taken")),
+    ];
+    for index in 2..last {
+        appends.push(test_append(&ids[index], versions[index], Some("fresh")));
+    }
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, append) in appends.into_iter().enumerate() {
+        let db = app.db.clone();
+        tasks.spawn(async move { (index, db.append_events(append).await.unwrap()) });
+    }
+    let mut written = vec![false; tasks.len()];
+    while let Some(joined) = tasks.join_next().await {
+        let (index, outcome) = joined.unwrap();
+        written[index] = outcome;
+    }
+    assert!(
+        written[0] ^ written[1],
+        "exactly one of a race wins: {written:?}"
+    );
+    assert!(!written[2], "a stale version writes nothing");
+    assert!(!written[3], "a key already kept refuses its append");
+    assert!(written[4..].iter().all(|written| *written), "{written:?}");
+
+    let expected = |index: usize| match index {
+        0 => versions[0] + 2,
+        1 | 9 => versions[index],
+        _ => versions[index] + 2,
+    };
+    for (index, id) in ids.iter().enumerate() {
+        let row = app.db.match_by_id(id).await.unwrap().unwrap();
+        assert_eq!(row.version, expected(index), "match {index}");
+        let events = app.db.events(id, 0, 1_000).await.unwrap();
+        let seqs: Vec<i64> = events.iter().map(|stored| stored.seq).collect();
+        assert_eq!(
+            seqs,
+            (1..=expected(index)).collect::<Vec<_>>(),
+            "match {index}"
+        );
+    }
+    if let (Some(before), Some(after)) = (before, app.db.append_statistics()) {
+        let sent = written.len() as u64;
+        assert_eq!(
+            after.appends - before.appends,
+            sent,
+            "all through the writer"
+        );
+        assert!(
+            after.statements - before.statements < sent,
+            "{before:?} {after:?}"
+        );
+    }
+
+    // Again without a bad append: every one written, and (on PostgreSQL) in shared statements
+    // that none had to retry alone.
+    let before = app.db.append_statistics();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, id) in ids.iter().enumerate() {
+        let append = test_append(id, expected(index), Some("again"));
+        let db = app.db.clone();
+        tasks.spawn(async move { db.append_events(append).await.unwrap() });
+    }
+    while let Some(joined) = tasks.join_next().await {
+        assert!(joined.unwrap());
+    }
+    for (index, id) in ids.iter().enumerate() {
+        let row = app.db.match_by_id(id).await.unwrap().unwrap();
+        assert_eq!(row.version, expected(index) + 2, "match {index}");
+        let kept = app
+            .db
+            .stored_response("account", id, "again")
+            .await
+            .unwrap()
+            .expect("the response is kept with the events");
+        assert_eq!((kept.status, kept.response.as_str()), (200, "{}"));
+    }
+    if let (Some(before), Some(after)) = (before, app.db.append_statistics()) {
+        assert_eq!(after.appends - before.appends, ids.len() as u64);
+        assert!(after.statements - before.statements < ids.len() as u64);
+        assert_eq!(after.retried, before.retried, "{before:?} {after:?}");
+    }
+
+    // Stale and fresh appends together: the version check inside the shared statement refuses
+    // the stale ones without failing the statement.
+    let before = app.db.append_statistics();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, id) in ids.iter().enumerate() {
+        let fresh = index % 2 == 0;
+        let at = expected(index) + if fresh { 2 } else { 0 };
+        let append = test_append(id, at, None);
+        let db = app.db.clone();
+        tasks.spawn(async move { (fresh, db.append_events(append).await.unwrap()) });
+    }
+    while let Some(joined) = tasks.join_next().await {
+        let (fresh, written) = joined.unwrap();
+        assert_eq!(fresh, written);
+    }
+    if let (Some(before), Some(after)) = (before, app.db.append_statistics()) {
+        assert!(after.statements - before.statements < ids.len() as u64);
+        assert_eq!(after.retried, before.retried, "{before:?} {after:?}");
+    }
 }
 
 #[tokio::test]

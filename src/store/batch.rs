@@ -1,0 +1,281 @@
+//! PostgreSQL: appends from concurrent moves gathered into one statement (group commit).
+//!
+//! Each accepted move is one append: update the match's row if it is still at the expected
+//! version, insert its events, keep its idempotent response. Alone, each costs a statement,
+//! a commit and its disk flush. One writer task per process takes every append that queued
+//! while the previous statement ran and writes them all in one statement, so the database
+//! does one commit for many moves. Every append keeps its own outcome: the version check is
+//! made row by row (`UPDATE … FROM` with `version = expected`), and a match's events and
+//! response are written only if its row was.
+//!
+//! At most one append per match goes in a statement (a second one for the same match waits
+//! for the next); and if a statement fails as a whole (a deadlock with another process, a
+//! duplicate key), each of its appends is retried alone, so one bad append cannot fail others.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+use tokio::sync::{mpsc, oneshot};
+
+use super::matches::{ReadModel, StoredEvent};
+use super::{Db, StoreError};
+
+/// Most appends in one statement.
+const MOST_PER_STATEMENT: usize = 64;
+
+/// Appends waiting for the writer before senders wait for room.
+const QUEUE: usize = 4096;
+
+/// One append, owned, on its way to the writer.
+#[derive(Debug)]
+pub struct Append {
+    /// The match.
+    pub match_id: String,
+    /// The version the move was decided at.
+    pub expected_version: i64,
+    /// Its events, numbered from `expected_version + 1`.
+    pub events: Vec<StoredEvent>,
+    /// The read model after them.
+    pub model: ReadModel,
+    /// A response to keep: (account, key, request hash, status, body).
+    pub idempotency: Option<(String, String, String, i64, String)>,
+    /// Unix seconds.
+    pub now: i64,
+}
+
+struct Job {
+    append: Append,
+    done: oneshot::Sender<Result<bool, StoreError>>,
+}
+
+/// The handle moves send their appends through.
+#[derive(Clone, Debug)]
+pub struct Batcher {
+    queue: mpsc::Sender<Job>,
+    counts: Arc<Counts>,
+}
+
+/// How much the writer has gathered: appends written per statement.
+#[derive(Debug, Default)]
+struct Counts {
+    statements: AtomicU64,
+    appends: AtomicU64,
+    retried: AtomicU64,
+}
+
+/// What the writer did so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Statistics {
+    /// Statements run (retries alone not counted).
+    pub statements: u64,
+    /// Appends those statements carried.
+    pub appends: u64,
+    /// Statements that failed as a whole, so that each of their appends was retried alone.
+    pub retried: u64,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Job")
+            .field("match_id", &self.append.match_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Batcher {
+    /// Starts the writer task over `db` (which must not itself batch: the writer calls its
+    /// single-append path).
+    pub fn start(db: Db) -> Batcher {
+        let (queue, jobs) = mpsc::channel(QUEUE);
+        let counts = Arc::new(Counts::default());
+        tokio::spawn(write(db, jobs, counts.clone()));
+        Batcher { queue, counts }
+    }
+
+    /// What the writer did so far.
+    pub fn statistics(&self) -> Statistics {
+        Statistics {
+            statements: self.counts.statements.load(Ordering::Relaxed),
+            appends: self.counts.appends.load(Ordering::Relaxed),
+            retried: self.counts.retried.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Appends, with the same outcome as alone: `Ok(false)` when the match was not at the
+    /// expected version (or a unique key refused the write).
+    pub async fn append(&self, append: Append) -> Result<bool, StoreError> {
+        let (done, outcome) = oneshot::channel();
+        self.queue
+            .send(Job { append, done })
+            .await
+            .map_err(|_| StoreError::Unavailable(sqlx::Error::PoolClosed))?;
+        outcome
+            .await
+            .map_err(|_| StoreError::Unavailable(sqlx::Error::PoolClosed))?
+    }
+}
+
+/// The writer: one statement at a time, each with every append that waited for it.
+async fn write(db: Db, mut jobs: mpsc::Receiver<Job>, counts: Arc<Counts>) {
+    let mut waiting: VecDeque<Job> = VecDeque::new();
+    loop {
+        if waiting.is_empty() {
+            match jobs.recv().await {
+                Some(job) => waiting.push_back(job),
+                None => return,
+            }
+        }
+        while waiting.len() < QUEUE
+            && let Ok(job) = jobs.try_recv()
+        {
+            waiting.push_back(job);
+        }
+        let mut batch = Vec::new();
+        let mut matches = HashSet::new();
+        let mut later = VecDeque::new();
+        for job in waiting.drain(..) {
+            if batch.len() < MOST_PER_STATEMENT && matches.insert(job.append.match_id.clone()) {
+                batch.push(job);
+            } else {
+                later.push_back(job);
+            }
+        }
+        waiting = later;
+        counts.statements.fetch_add(1, Ordering::Relaxed);
+        counts
+            .appends
+            .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        run(&db, batch, &counts).await;
+    }
+}
+
+async fn run(db: &Db, mut batch: Vec<Job>, counts: &Counts) {
+    if batch.len() == 1 {
+        let job = batch.pop().expect("one job");
+        let outcome = db.append_alone(&job.append).await;
+        let _ = job.done.send(outcome);
+        return;
+    }
+    match append_together(db, &batch).await {
+        Ok(written) => {
+            for job in batch {
+                let _ = job.done.send(Ok(written.contains(&job.append.match_id)));
+            }
+        }
+        Err(error) => {
+            tracing::debug!(%error, appends = batch.len(), "a batched append failed; retrying each alone");
+            counts.retried.fetch_add(1, Ordering::Relaxed);
+            for job in batch {
+                let outcome = db.append_alone(&job.append).await;
+                let _ = job.done.send(outcome);
+            }
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct MoveRecord<'a> {
+    id: &'a str,
+    expected: i64,
+    version: i64,
+    status: &'a str,
+    turn_seat: Option<i64>,
+    turn_changed: bool,
+    winners: Option<&'a str>,
+    now: i64,
+}
+
+#[derive(Serialize)]
+struct EventRecord<'a> {
+    id: &'a str,
+    seq: i64,
+    event: &'a str,
+    hash: &'a str,
+}
+
+#[derive(Serialize)]
+struct KeptRecord<'a> {
+    account_id: &'a str,
+    match_id: &'a str,
+    key: &'a str,
+    request_hash: &'a str,
+    status: i64,
+    response: &'a str,
+}
+
+/// One statement for every append of the batch, its rows passed as three JSON arrays (one
+/// fixed statement, prepared once per connection, whatever the batch holds). Returns the
+/// matches whose rows were at their expected version and so were written.
+const APPEND_TOGETHER: &str = "\
+WITH moves AS (
+    SELECT * FROM json_to_recordset($1::json) AS m (id TEXT, expected BIGINT, version BIGINT,
+        status TEXT, turn_seat BIGINT, turn_changed BOOLEAN, winners TEXT, now BIGINT)
+), updated AS (
+    UPDATE matches SET version = moves.version, status = moves.status,
+        turn_seat = moves.turn_seat,
+        turn_since = CASE WHEN moves.turn_changed THEN moves.now ELSE matches.turn_since END,
+        winners = moves.winners, updated_at = moves.now
+    FROM moves WHERE matches.id = moves.id AND matches.version = moves.expected
+    RETURNING matches.id, moves.now
+), inserted AS (
+    INSERT INTO match_events (match_id, seq, event, hash, created_at)
+    SELECT e.id, e.seq, e.event, e.hash, updated.now
+    FROM json_to_recordset($2::json) AS e (id TEXT, seq BIGINT, event TEXT, hash TEXT)
+    JOIN updated ON updated.id = e.id
+), kept AS (
+    INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at)
+    SELECT k.account_id, k.match_id, k.key, k.request_hash, k.status, k.response, updated.now
+    FROM json_to_recordset($3::json) AS k (account_id TEXT, match_id TEXT, key TEXT,
+        request_hash TEXT, status BIGINT, response TEXT)
+    JOIN updated ON updated.id = k.match_id
+)
+SELECT id FROM updated";
+
+async fn append_together(db: &Db, batch: &[Job]) -> Result<HashSet<String>, StoreError> {
+    let mut moves = Vec::with_capacity(batch.len());
+    let mut events = Vec::new();
+    let mut kept = Vec::new();
+    for Job { append, .. } in batch {
+        moves.push(MoveRecord {
+            id: &append.match_id,
+            expected: append.expected_version,
+            version: append.expected_version + append.events.len() as i64,
+            status: append.model.status,
+            turn_seat: append.model.turn_seat,
+            turn_changed: append.model.turn_changed,
+            winners: append.model.winners.as_deref(),
+            now: append.now,
+        });
+        events.extend(append.events.iter().map(|event| EventRecord {
+            id: &append.match_id,
+            seq: event.seq,
+            event: &event.event,
+            hash: &event.hash,
+        }));
+        if let Some((account_id, key, request_hash, status, response)) = &append.idempotency {
+            kept.push(KeptRecord {
+                account_id,
+                match_id: &append.match_id,
+                key,
+                request_hash,
+                status: *status,
+                response,
+            });
+        }
+    }
+    let rows: Vec<(String,)> = sqlx::query_as(APPEND_TOGETHER)
+        .bind(to_json(&moves))
+        .bind(to_json(&events))
+        .bind(to_json(&kept))
+        .fetch_all(db.pool())
+        .await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+/// Records hold only strings, numbers and booleans: serialising them cannot fail.
+fn to_json<T: Serialize>(rows: &[T]) -> String {
+    serde_json::to_string(rows).expect("records serialise")
+}
