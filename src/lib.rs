@@ -6,7 +6,8 @@
 //!   legal actions, views, replay). It imports nothing from the rest of the crate.
 //! - [`config`]: settings from flags and environment variables.
 //! - [`startup`]: builds the actix-web app on a `TcpListener` and runs it.
-//! - [`store`]: the database (SQLite or PostgreSQL through one sqlx pool) and its tables.
+//! - [`store`]: the database (SQLite or PostgreSQL through one sqlx pool), its tables, and
+//!   the PostgreSQL writer that gathers concurrent moves into one statement.
 //! - [`matches`]: the match service (load → fold → decide → append), its state cache, live
 //!   notifications, and the verifiable export.
 //! - [`auth`]: passwords, access and refresh tokens, the `AuthUser` extractor, rate limiting.

@@ -926,7 +926,9 @@ pub async fn get_replay(
     }))
 }
 
-/// The whole log of a finished match with its revealed secret and client seeds.
+/// The whole log of a finished match with its revealed secret and client seeds, for
+/// `kings-corner verify` or any re-implementation of RULES.md §6. Its players may export any
+/// match they played; anyone may export a finished public match (as anyone may replay it).
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id")),

@@ -1,4 +1,6 @@
-//! The match service: load → fold → decide → append, in one transaction per accepted move.
+//! The match service: load → fold → decide → append, each accepted move written atomically
+//! (its events, read model and kept response together; on PostgreSQL possibly in the same
+//! statement as other matches' moves, see [`crate::store::batch`]).
 //!
 //! A match's state is its event log folded with the engine's `apply` (the log was checked by
 //! `decide` when written). Recent states live in a bounded [`cache::StateCache`]; the database's

@@ -1,6 +1,7 @@
 //! Storage over sqlx: one pool that speaks SQLite (the embedded default) or PostgreSQL, chosen by
 //! the URL. Queries are written once in the SQL both accept (`$1` placeholders, `BIGINT`, `TEXT`);
-//! each database has its own commented migrations under `migrations/`.
+//! each database has its own commented migrations under `migrations/`. A few statements only
+//! PostgreSQL runs (the batched append of [`batch`], `NOTIFY`) say so where they are written.
 
 pub mod accounts;
 pub mod batch;

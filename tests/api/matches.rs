@@ -257,6 +257,62 @@ async fn whole_matches_of_every_preset_by_separate_clients() {
     }
 }
 
+/// The export waits for the end (the secret stays secret until then); a finished public match
+/// is anyone's to export, as it is anyone's to replay; a private one stays with its players.
+#[tokio::test]
+async fn exports_wait_for_the_end_and_private_ones_stay_with_their_players() {
+    let app = spawn_app().await;
+    let players = players(&app, 3).await;
+    let (table, outsider) = (&players[..2], &players[2]);
+    let one_hand = json!({"preset": "standard", "game_end": {"hands": 1}});
+    let public = full_match(&app, table, one_hand.clone()).await;
+    assert_problem(
+        app.get_as(&table[0], &format!("/v1/matches/{public}/export"))
+            .await,
+        409,
+        "match_not_finished",
+    )
+    .await;
+    play_out(&app, table, &public, 11).await;
+    let export = app
+        .json_as(outsider, &format!("/v1/matches/{public}/export"))
+        .await;
+    assert_eq!(export["match_id"], public.as_str());
+    assert_eq!(export["secret"].as_str().unwrap().len(), 64);
+
+    let created: Value = app
+        .post_as(
+            &table[0],
+            "/v1/matches",
+            &json!({"rules": one_hand, "seats": 2, "visibility": "private"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let private = created["id"].as_str().unwrap().to_owned();
+    let joined = app
+        .post_as(
+            &table[1],
+            &format!("/v1/matches/{private}/join"),
+            &json!({"invite_code": created["invite_code"]}),
+        )
+        .await;
+    assert_eq!(joined.status(), 200);
+    play_out(&app, table, &private, 12).await;
+    assert_problem(
+        app.get_as(outsider, &format!("/v1/matches/{private}/export"))
+            .await,
+        404,
+        "not_found",
+    )
+    .await;
+    let export = app
+        .json_as(&table[1], &format!("/v1/matches/{private}/export"))
+        .await;
+    assert_eq!(export["match_id"], private.as_str());
+}
+
 #[tokio::test]
 async fn a_standard_match_to_fifty_points_ends_and_verifies() {
     let app = spawn_app().await;
