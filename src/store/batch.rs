@@ -11,6 +11,7 @@
 //! At most one append per match goes in a statement (a second one for the same match waits
 //! for the next); and if a statement fails as a whole (a deadlock with another process, a
 //! duplicate key), each of its appends is retried alone, so one bad append cannot fail others.
+//! When the database is unreachable, every append of the statement fails at once instead.
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
@@ -163,6 +164,17 @@ async fn run(db: &Db, mut batch: Vec<Job>, counts: &Counts) {
         Ok(written) => {
             for job in batch {
                 let _ = job.done.send(Ok(written.contains(&job.append.match_id)));
+            }
+        }
+        // The database is away: retrying alone would only make each append wait its own
+        // timeout in turn. Every append of the batch fails now, and nothing was written.
+        Err(StoreError::Unavailable(error)) => {
+            tracing::warn!(%error, appends = batch.len(), "the database is unavailable for appends");
+            let reason = error.to_string();
+            for job in batch {
+                let _ = job.done.send(Err(StoreError::Unavailable(sqlx::Error::Io(
+                    std::io::Error::other(reason.clone()),
+                ))));
             }
         }
         Err(error) => {

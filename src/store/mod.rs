@@ -44,6 +44,16 @@ pub enum StoreError {
 
 impl From<sqlx::Error> for StoreError {
     fn from(error: sqlx::Error) -> StoreError {
+        let classified = StoreError::classify(error);
+        if let StoreError::Unavailable(_) = classified {
+            outage::noticed();
+        }
+        classified
+    }
+}
+
+impl StoreError {
+    fn classify(error: sqlx::Error) -> StoreError {
         match &error {
             sqlx::Error::PoolTimedOut
             | sqlx::Error::PoolClosed
@@ -69,6 +79,36 @@ impl From<sqlx::Error> for StoreError {
 
 /// A pooled connection idle for longer than this is pinged before it is handed out.
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(1);
+
+/// When this process last found the database unreachable. For a while after that, every
+/// pooled connection is pinged before use: the ones a restart cut are dropped unused instead
+/// of failing a request each once the database is back.
+mod outage {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::{SystemTime, UNIX_EPOCH};
+
+    /// How long after an outage connections are checked before use.
+    const WARY_FOR_MILLIS: u64 = 30_000;
+
+    static NOTICED_AT_MILLIS: AtomicU64 = AtomicU64::new(0);
+
+    fn now_millis() -> u64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_millis() as u64)
+    }
+
+    /// Records that the database did not answer.
+    pub fn noticed() {
+        NOTICED_AT_MILLIS.store(now_millis(), Ordering::Relaxed);
+    }
+
+    /// Whether the database failed to answer lately.
+    pub fn recent() -> bool {
+        let noticed = NOTICED_AT_MILLIS.load(Ordering::Relaxed);
+        noticed != 0 && now_millis().saturating_sub(noticed) < WARY_FOR_MILLIS
+    }
+}
 
 /// The connection pool and what it talks to.
 #[derive(Clone, Debug)]
@@ -111,11 +151,12 @@ impl Db {
                 })
             })
             // sqlx pings every connection it hands out by default: a round trip per query.
-            // Only a connection that sat idle (as through a database restart) is worth it.
+            // Only a connection that sat idle, or one that may have outlived a database restart,
+            // is worth it.
             .test_before_acquire(false)
             .before_acquire(|connection, metadata| {
                 Box::pin(async move {
-                    if metadata.idle_for > IDLE_BEFORE_PING {
+                    if metadata.idle_for > IDLE_BEFORE_PING || outage::recent() {
                         connection.ping().await?;
                     }
                     Ok(true)

@@ -8,6 +8,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use serde_json::{Value, json};
 
+use kings_corner::store::StoreError;
 use kings_corner::store::matches::{Append, ReadModel, StoredEvent};
 
 use crate::helpers::{TestApp, assert_problem, spawn_app, start};
@@ -541,6 +542,79 @@ async fn concurrent_appends_keep_their_own_outcomes() {
     if let (Some(before), Some(after)) = (before, app.db.append_statistics()) {
         assert!(after.statements - before.statements < ids.len() as u64);
         assert_eq!(after.retried, before.retried, "{before:?} {after:?}");
+    }
+}
+
+/// While the database is away, appends fail as unavailable (503 to a client) and write
+/// nothing; once it is back they go through again.
+#[tokio::test]
+async fn appends_during_a_database_outage_fail_and_write_nothing() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(full_match(&app, &players, json!({"preset": "standard"})).await);
+    }
+    let mut versions = Vec::new();
+    for id in &ids {
+        versions.push(app.db.match_by_id(id).await.unwrap().unwrap().version);
+    }
+    let Some(name) = app.database.postgres_name() else {
+        // SQLite: one process owns the file; a closed pool is its outage.
+        app.db.pool().close().await;
+        let outcome = app
+            .db
+            .append_events(test_append(&ids[0], versions[0], None))
+            .await;
+        assert!(
+            matches!(outcome, Err(StoreError::Unavailable(_))),
+            "{outcome:?}"
+        );
+        return;
+    };
+    app.database
+        .admin(&format!(
+            r#"ALTER DATABASE "{name}" ALLOW_CONNECTIONS false"#
+        ))
+        .await;
+    app.database
+        .admin(&format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+        ))
+        .await;
+    let before = app.db.append_statistics().unwrap();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (id, version) in ids.iter().zip(&versions) {
+        let append = test_append(id, *version, None);
+        let db = app.db.clone();
+        tasks.spawn(async move { db.append_events(append).await });
+    }
+    while let Some(joined) = tasks.join_next().await {
+        let outcome = joined.unwrap();
+        assert!(
+            matches!(outcome, Err(StoreError::Unavailable(_))),
+            "{outcome:?}"
+        );
+    }
+    let after = app.db.append_statistics().unwrap();
+    assert_eq!(
+        after.retried, before.retried,
+        "an outage is not retried append by append"
+    );
+    app.database
+        .admin(&format!(
+            r#"ALTER DATABASE "{name}" ALLOW_CONNECTIONS true"#
+        ))
+        .await;
+    for (id, version) in ids.iter().zip(&versions) {
+        let row = app.db.match_by_id(id).await.unwrap().unwrap();
+        assert_eq!(row.version, *version, "nothing was written");
+        assert!(
+            app.db
+                .append_events(test_append(id, *version, None))
+                .await
+                .unwrap()
+        );
     }
 }
 
