@@ -586,6 +586,9 @@ impl Matches {
                 .match_by_id(&row.id)
                 .await?
                 .map_or(row.version, |row| row.version);
+            // Should the announcement of that newer version have been lost, the cache now
+            // knows better than to serve the older one.
+            self.notifier.learned(&row.id, current);
             return Err(MatchError::VersionConflict {
                 expected: row.version,
                 current,

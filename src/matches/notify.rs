@@ -156,6 +156,11 @@ impl Notifier {
         *entry = (*entry).max(version);
     }
 
+    /// Records a version the database reported, without announcing it.
+    pub fn learned(&self, match_id: &str, version: i64) {
+        Notifier::note(&self.freshness, match_id, version);
+    }
+
     /// Announces a committed version to this process and (on PostgreSQL) to the others.
     pub fn announce(&self, match_id: &str, version: i64) {
         Notifier::note(&self.freshness, match_id, version);
@@ -234,6 +239,8 @@ mod tests {
         assert!(!notifier.is_current("m", 4, checkpoint));
         assert!(notifier.is_current("m", 6, checkpoint));
         assert!(notifier.is_current("other", 1, checkpoint));
+        notifier.learned("other", 2);
+        assert!(!notifier.is_current("other", 1, checkpoint));
     }
 
     #[test]

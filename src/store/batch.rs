@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use tokio::sync::{mpsc, oneshot};
 
-use super::matches::{ReadModel, StoredEvent};
+use super::matches::Append;
 use super::{Db, StoreError};
 
 /// Most appends in one statement.
@@ -28,23 +28,6 @@ const MOST_PER_STATEMENT: usize = 64;
 
 /// Appends waiting for the writer before senders wait for room.
 const QUEUE: usize = 4096;
-
-/// One append, owned, on its way to the writer.
-#[derive(Debug)]
-pub struct Append {
-    /// The match.
-    pub match_id: String,
-    /// The version the move was decided at.
-    pub expected_version: i64,
-    /// Its events, numbered from `expected_version + 1`.
-    pub events: Vec<StoredEvent>,
-    /// The read model after them.
-    pub model: ReadModel,
-    /// A response to keep: (account, key, request hash, status, body).
-    pub idempotency: Option<(String, String, String, i64, String)>,
-    /// Unix seconds.
-    pub now: i64,
-}
 
 struct Job {
     append: Append,

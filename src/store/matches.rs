@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-pub use super::batch::Append;
 use super::{Db, StoreError};
 
 /// A match's row: its setup and the read model kept with its log.
@@ -82,11 +81,19 @@ pub struct ReadModel {
     pub winners: Option<String>,
 }
 
-/// What is written with an append besides the events and the read model.
-#[derive(Clone, Copy, Debug)]
-pub struct AppendExtras<'a> {
-    /// A response to keep under an idempotency key: (account, key, request hash, status, body).
-    pub idempotency: Option<(&'a str, &'a str, &'a str, i64, &'a str)>,
+/// One accepted move's writes: its events, the read model after them, a kept response.
+#[derive(Debug)]
+pub struct Append {
+    /// The match.
+    pub match_id: String,
+    /// The version the move was decided at.
+    pub expected_version: i64,
+    /// Its events, numbered from `expected_version + 1`.
+    pub events: Vec<StoredEvent>,
+    /// The read model after them.
+    pub model: ReadModel,
+    /// A response to keep: (account, key, request hash, status, body).
+    pub idempotency: Option<(String, String, String, i64, String)>,
     /// Unix seconds.
     pub now: i64,
 }

@@ -674,6 +674,49 @@ async fn moves_are_checked_and_nothing_is_written_on_any_error() {
     assert!(watched["hand"].is_null() && watched["your_seat"].is_null());
 }
 
+/// A client that hangs up while its move is on its way to the database does not leave the
+/// server's cache behind the log: every view afterwards shows what the database holds.
+#[tokio::test]
+async fn a_client_hanging_up_mid_move_leaves_the_cache_true_to_the_log() {
+    use std::io::Write;
+
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
+    let address = app.address.trim_start_matches("http://").to_owned();
+    for _ in 0..12 {
+        let view = app
+            .json_as(&players[0], &format!("/v1/matches/{id}/view"))
+            .await;
+        let turn = view["turn"].as_u64().unwrap() as usize;
+        let view = app
+            .json_as(&players[turn], &format!("/v1/matches/{id}/view"))
+            .await;
+        let body = json!({
+            "expected_version": view["version"],
+            "action": view["legal_actions"][0],
+        })
+        .to_string();
+        let mut socket = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            socket,
+            "POST /v1/matches/{id}/moves HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer {}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            players[turn].token,
+            body.len()
+        )
+        .unwrap();
+        drop(socket);
+        // Whether the move was written or not, let the server finish with it.
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        let stored = app.db.match_by_id(&id).await.unwrap().unwrap().version;
+        for player in &players {
+            let seen = app.json_as(player, &format!("/v1/matches/{id}/view")).await;
+            assert_eq!(seen["version"], stored, "the view trails the log");
+        }
+    }
+}
+
 #[tokio::test]
 async fn idempotent_retries_return_the_first_answer() {
     let app = spawn_app().await;
