@@ -128,6 +128,9 @@ async fn write(db: Db, mut jobs: mpsc::Receiver<Job>, counts: Arc<Counts>) {
             }
         }
         waiting = later;
+        // Rows are locked in the order the statement reaches them: the same order in every
+        // process keeps two processes' statements from deadlocking on two matches.
+        batch.sort_by(|one, other| one.append.match_id.cmp(&other.append.match_id));
         counts.statements.fetch_add(1, Ordering::Relaxed);
         counts
             .appends
