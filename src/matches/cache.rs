@@ -39,11 +39,16 @@ impl StateCache {
 
     /// The cached state of a match, if any.
     pub fn get(&self, match_id: &str) -> Option<CachedState> {
+        self.read(match_id, CachedState::clone)
+    }
+
+    /// What `look` reads from the cached state of a match, without copying the state.
+    pub fn read<T>(&self, match_id: &str, look: impl FnOnce(&CachedState) -> T) -> Option<T> {
         let inner = self
             .inner
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        inner.0.get(match_id).cloned()
+        inner.0.get(match_id).map(look)
     }
 
     /// Stores a state unless a newer one is cached.

@@ -410,41 +410,54 @@ impl Matches {
         Ok(())
     }
 
+    /// Who may see a started match, as remembered when it started.
+    fn known_access(&self, match_id: &str) -> Option<Arc<Access>> {
+        self.access
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(match_id)
+            .cloned()
+    }
+
+    /// The caller's seat in a match whose access is known, if they may see it.
+    fn visible_seat(access: &Access, account_id: &str) -> Option<Option<Seat>> {
+        let seat = access.seats.get(account_id).copied();
+        (seat.is_some() || access.public).then_some(seat)
+    }
+
+    /// Whether a cached state holds the newest version (see [`notify`]).
+    fn is_fresh(&self, match_id: &str, cached: &CachedState) -> bool {
+        cached.version > 0
+            && self
+                .notifier
+                .is_current(match_id, cached.version, cached.verified)
+    }
+
     /// The cached state and the caller's seat, when the cache is known to hold the newest
     /// version (see [`notify`]) and the caller may see the match; `None` sends the caller to
     /// the database.
     pub fn fresh(&self, match_id: &str, account_id: &str) -> Option<(CachedState, Option<Seat>)> {
-        let access = self
-            .access
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .get(match_id)
-            .cloned()?;
-        let seat = access.seats.get(account_id).copied();
-        if seat.is_none() && !access.public {
-            return None;
-        }
+        let access = self.known_access(match_id)?;
+        let seat = Matches::visible_seat(&access, account_id)?;
         let cached = self.cache.get(match_id)?;
-        let current = cached.version > 0
-            && self
-                .notifier
-                .is_current(match_id, cached.version, cached.verified);
-        current.then_some((cached, seat))
+        self.is_fresh(match_id, &cached).then_some((cached, seat))
     }
 
     /// As [`Matches::fresh`], with the match's row brought to the cached version: a move can be
     /// judged without reading the database first (its append still checks the version there).
+    /// Reads the cached version and status only: the move itself copies the state.
     pub fn fresh_row(&self, match_id: &str, account_id: &str) -> Option<(MatchRow, Option<Seat>)> {
-        let (cached, seat) = self.fresh(match_id, account_id)?;
-        let access = self
-            .access
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .get(match_id)
-            .cloned()?;
-        let status = status_name(cached.state.status());
+        let access = self.known_access(match_id)?;
+        let seat = Matches::visible_seat(&access, account_id)?;
+        let (version, status) = self
+            .cache
+            .read(match_id, |cached| {
+                self.is_fresh(match_id, cached)
+                    .then(|| (cached.version, status_name(cached.state.status())))
+            })
+            .flatten()?;
         let row = MatchRow {
-            version: cached.version,
+            version,
             status: status.to_owned(),
             ..access.row.clone()
         };

@@ -60,15 +60,6 @@ pub struct Statistics {
     pub retried: u64,
 }
 
-impl std::fmt::Debug for Job {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("Job")
-            .field("match_id", &self.append.match_id)
-            .finish_non_exhaustive()
-    }
-}
-
 impl Batcher {
     /// Starts the writer task over `db` (which must not itself batch: the writer calls its
     /// single-append path).

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use sqlx::AnyConnection;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -386,98 +387,20 @@ impl Db {
         if self.backend() == super::Backend::Postgres {
             return self.append_in_one_statement(append).await;
         }
-        let Append {
-            match_id,
-            expected_version,
-            events,
-            model,
-            idempotency,
-            now,
-        } = append;
-        let (expected_version, now) = (*expected_version, *now);
         let mut transaction = self.pool().begin().await?;
-        let new_version = expected_version + events.len() as i64;
-        let updated = sqlx::query(
-            "UPDATE matches SET version = $1, status = $2, turn_seat = $3, \
-             turn_since = CASE WHEN $4 = 1 THEN $5 ELSE turn_since END, winners = $6, updated_at = $5 \
-             WHERE id = $7 AND version = $8",
-        )
-        .bind(new_version)
-        .bind(model.status)
-        .bind(model.turn_seat)
-        .bind(i64::from(model.turn_changed))
-        .bind(now)
-        .bind(&model.winners)
-        .bind(match_id)
-        .bind(expected_version)
-        .execute(&mut *transaction)
-        .await?;
-        if updated.rows_affected() != 1 {
-            transaction.rollback().await?;
-            return Ok(false);
-        }
-        // One multi-row INSERT: the primary key (match_id, seq) refuses a lost race.
-        let mut insert = String::from(
-            "INSERT INTO match_events (match_id, seq, event, hash, created_at) VALUES ",
-        );
-        for index in 0..events.len() {
-            let base = index * 5;
-            if index > 0 {
-                insert.push_str(", ");
+        // A unique key refusing a write (a lost race on `seq`, an idempotency key already
+        // kept) is a refusal like a stale version: nothing is written.
+        match write_append(&mut transaction, append).await {
+            Ok(true) => {
+                transaction.commit().await?;
+                Ok(true)
             }
-            insert.push_str(&format!(
-                "(${}, ${}, ${}, ${}, ${})",
-                base + 1,
-                base + 2,
-                base + 3,
-                base + 4,
-                base + 5
-            ));
-        }
-        let mut query = sqlx::query(&insert);
-        for event in events {
-            query = query
-                .bind(match_id)
-                .bind(event.seq)
-                .bind(&event.event)
-                .bind(&event.hash)
-                .bind(now);
-        }
-        match query
-            .execute(&mut *transaction)
-            .await
-            .map_err(StoreError::from)
-        {
-            Ok(_) => {}
-            Err(StoreError::Conflict(_)) => {
+            Ok(false) | Err(StoreError::Conflict(_)) => {
                 transaction.rollback().await?;
-                return Ok(false);
+                Ok(false)
             }
-            Err(other) => return Err(other),
+            Err(other) => Err(other),
         }
-        if let Some((account_id, key, request_hash, status, response)) = idempotency {
-            let kept = sqlx::query(
-                "INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(account_id)
-            .bind(match_id)
-            .bind(key)
-            .bind(request_hash)
-            .bind(status)
-            .bind(response)
-            .bind(now)
-            .execute(&mut *transaction)
-            .await
-            .map_err(StoreError::from);
-            if let Err(StoreError::Conflict(_)) = kept {
-                transaction.rollback().await?;
-                return Ok(false);
-            }
-            kept?;
-        }
-        transaction.commit().await?;
-        Ok(true)
     }
 
     /// PostgreSQL: the same append as one statement (data-modifying CTEs are atomic), so an
@@ -636,4 +559,80 @@ impl Db {
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
     }
+}
+
+/// SQLite: an append's writes inside the caller's transaction; `false` when the match is not
+/// at the expected version.
+async fn write_append(connection: &mut AnyConnection, append: &Append) -> Result<bool, StoreError> {
+    let Append {
+        match_id,
+        expected_version,
+        events,
+        model,
+        idempotency,
+        now,
+    } = append;
+    let (expected_version, now) = (*expected_version, *now);
+    let new_version = expected_version + events.len() as i64;
+    let updated = sqlx::query(
+            "UPDATE matches SET version = $1, status = $2, turn_seat = $3, \
+             turn_since = CASE WHEN $4 = 1 THEN $5 ELSE turn_since END, winners = $6, updated_at = $5 \
+             WHERE id = $7 AND version = $8",
+        )
+        .bind(new_version)
+        .bind(model.status)
+        .bind(model.turn_seat)
+        .bind(i64::from(model.turn_changed))
+        .bind(now)
+        .bind(&model.winners)
+        .bind(match_id)
+        .bind(expected_version)
+        .execute(&mut *connection)
+        .await?;
+    if updated.rows_affected() != 1 {
+        return Ok(false);
+    }
+    // One multi-row INSERT: the primary key (match_id, seq) refuses a lost race.
+    let mut insert =
+        String::from("INSERT INTO match_events (match_id, seq, event, hash, created_at) VALUES ");
+    for index in 0..events.len() {
+        let base = index * 5;
+        if index > 0 {
+            insert.push_str(", ");
+        }
+        insert.push_str(&format!(
+            "(${}, ${}, ${}, ${}, ${})",
+            base + 1,
+            base + 2,
+            base + 3,
+            base + 4,
+            base + 5
+        ));
+    }
+    let mut query = sqlx::query(&insert);
+    for event in events {
+        query = query
+            .bind(match_id)
+            .bind(event.seq)
+            .bind(&event.event)
+            .bind(&event.hash)
+            .bind(now);
+    }
+    query.execute(&mut *connection).await?;
+    if let Some((account_id, key, request_hash, status, response)) = idempotency {
+        sqlx::query(
+                "INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(account_id)
+            .bind(match_id)
+            .bind(key)
+            .bind(request_hash)
+            .bind(status)
+            .bind(response)
+            .bind(now)
+            .execute(&mut *connection)
+            .await?;
+    }
+    Ok(true)
 }

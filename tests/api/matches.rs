@@ -422,6 +422,18 @@ fn test_append(match_id: &str, expected_version: i64, key: Option<&str>) -> Appe
     }
 }
 
+/// Sends every append at once, each from its own task; the outcomes in the appends' order.
+async fn append_at_once(app: &TestApp, appends: Vec<Append>) -> Vec<Result<bool, StoreError>> {
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, append) in appends.into_iter().enumerate() {
+        let db = app.db.clone();
+        tasks.spawn(async move { (index, db.append_events(append).await) });
+    }
+    let mut outcomes: Vec<_> = tasks.join_all().await;
+    outcomes.sort_by_key(|(index, _)| *index);
+    outcomes.into_iter().map(|(_, outcome)| outcome).collect()
+}
+
 /// Appends to many matches at once keep their own outcomes, whether or not they share a
 /// statement (on PostgreSQL one writer gathers them): a stale one and the loser of a race
 /// write nothing, and a refused idempotency key fails its own append and no other.
@@ -457,16 +469,11 @@ async fn concurrent_appends_keep_their_own_outcomes() {
     for index in 2..last {
         appends.push(test_append(&ids[index], versions[index], Some("fresh")));
     }
-    let mut tasks = tokio::task::JoinSet::new();
-    for (index, append) in appends.into_iter().enumerate() {
-        let db = app.db.clone();
-        tasks.spawn(async move { (index, db.append_events(append).await.unwrap()) });
-    }
-    let mut written = vec![false; tasks.len()];
-    while let Some(joined) = tasks.join_next().await {
-        let (index, outcome) = joined.unwrap();
-        written[index] = outcome;
-    }
+    let written: Vec<bool> = append_at_once(&app, appends)
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
     assert!(
         written[0] ^ written[1],
         "exactly one of a race wins: {written:?}"
@@ -507,14 +514,11 @@ async fn concurrent_appends_keep_their_own_outcomes() {
     // Again without a bad append: every one written, and (on PostgreSQL) in shared statements
     // that none had to retry alone.
     let before = app.db.append_statistics();
-    let mut tasks = tokio::task::JoinSet::new();
-    for (index, id) in ids.iter().enumerate() {
-        let append = test_append(id, expected(index), Some("again"));
-        let db = app.db.clone();
-        tasks.spawn(async move { db.append_events(append).await.unwrap() });
-    }
-    while let Some(joined) = tasks.join_next().await {
-        assert!(joined.unwrap());
+    let appends = (ids.iter().enumerate())
+        .map(|(index, id)| test_append(id, expected(index), Some("again")))
+        .collect();
+    for outcome in append_at_once(&app, appends).await {
+        assert!(outcome.unwrap());
     }
     for (index, id) in ids.iter().enumerate() {
         let row = app.db.match_by_id(id).await.unwrap().unwrap();
@@ -536,17 +540,14 @@ async fn concurrent_appends_keep_their_own_outcomes() {
     // Stale and fresh appends together: the version check inside the shared statement refuses
     // the stale ones without failing the statement.
     let before = app.db.append_statistics();
-    let mut tasks = tokio::task::JoinSet::new();
-    for (index, id) in ids.iter().enumerate() {
-        let fresh = index % 2 == 0;
-        let at = expected(index) + if fresh { 2 } else { 0 };
-        let append = test_append(id, at, None);
-        let db = app.db.clone();
-        tasks.spawn(async move { (fresh, db.append_events(append).await.unwrap()) });
-    }
-    while let Some(joined) = tasks.join_next().await {
-        let (fresh, written) = joined.unwrap();
-        assert_eq!(fresh, written);
+    let fresh = |index: usize| index.is_multiple_of(2);
+    let appends = (ids.iter().enumerate())
+        .map(|(index, id)| {
+            test_append(id, expected(index) + if fresh(index) { 2 } else { 0 }, None)
+        })
+        .collect();
+    for (index, outcome) in append_at_once(&app, appends).await.into_iter().enumerate() {
+        assert_eq!(outcome.unwrap(), fresh(index), "match {index}");
     }
     if let (Some(before), Some(after)) = (before, app.db.append_statistics()) {
         assert!(after.statements - before.statements < ids.len() as u64);
@@ -592,14 +593,10 @@ async fn appends_during_a_database_outage_fail_and_write_nothing() {
         ))
         .await;
     let before = app.db.append_statistics().unwrap();
-    let mut tasks = tokio::task::JoinSet::new();
-    for (id, version) in ids.iter().zip(&versions) {
-        let append = test_append(id, *version, None);
-        let db = app.db.clone();
-        tasks.spawn(async move { db.append_events(append).await });
-    }
-    while let Some(joined) = tasks.join_next().await {
-        let outcome = joined.unwrap();
+    let appends = (ids.iter().zip(&versions))
+        .map(|(id, version)| test_append(id, *version, None))
+        .collect();
+    for outcome in append_at_once(&app, appends).await {
         assert!(
             matches!(outcome, Err(StoreError::Unavailable(_))),
             "{outcome:?}"
