@@ -36,8 +36,15 @@ pub struct PresetInfo {
     pub rules: Rules,
 }
 
-/// How the engine reads the rule book where RULES.md (and its §9) leaves room.
-pub const READINGS: [&str; 10] = [
+/// How the engine reads the rule book where its sources leave room: RULES.md §9 readings 19–24
+/// (the rule book's latest), then the engine's own choices where RULES.md is silent.
+pub const READINGS: [&str; 16] = [
+    "§9.19 Options add plays, never remove them: with `ace_wrap` and `ace_starter_takes_two`, a side pile whose only card is an ace takes a 2 of the other colour or a king of the other colour (a pile or run whose lowest card is such a king may move onto it); after a king it builds down as usual.",
+    "§9.20 A finished starter stays finished: no card, run or pile goes on a 2 played onto a lone starter ace, wherever the pair later moves (it may move as a whole where its ace fits).",
+    "§9.21 `hand_size` or `hand_size_5_plus` is chosen by the number of players dealt into a hand (the players still in), not by the number of seats.",
+    "§9.22 `draw: when_stuck` with `draw_until_playable`, and `side_build: up_alternating` with `ace_starter_takes_two`, are refused.",
+    "§9.23 Players × hand size + 4 counts the natural cards of the deck(s); jokers are extra. Every number of players a later hand could deal must fit.",
+    "§9.24 `king_hold_penalty`, chips figures and scoring-table figures are at most 1,000; `target` and `out_at_target` at most 100,000; `hands` and `hands_won` at most 1,000.",
     "The first dealer is drawn uniformly from the seed of \"hand 0\", by the shuffle's rejection sampling.",
     "`players` defaults to 4 (\"best with 4\").",
     "A `king_hold_penalty` counts natural kings only: a joker is not a king until it is played as one.",
@@ -168,7 +175,7 @@ const OPTIONS: [(&str, &str, &str, &str, &str); 23] = [
         "ace_starter_takes_two",
         "boolean",
         "false, true",
-        "A side pile whose only card is an ace takes a 2 of the other colour; then that pile is finished.",
+        "A side pile whose only card is an ace takes a 2 of the other colour (with `ace_wrap`, also a king of the other colour); a 2 on a starter ace closes that pair wherever it moves.",
         "003",
     ),
     (

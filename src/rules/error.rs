@@ -21,8 +21,13 @@ pub enum Misfit {
     NothingOnAce,
     /// The top card is a king on a pile building up (and `ace_wrap` is off).
     NothingOnKing,
-    /// `ace_starter_takes_two`: the pile took its 2 and is finished.
+    /// `ace_starter_takes_two`: the pile took its 2 and is finished (§9.20: wherever it moves).
     PileFinished,
+    /// `ace_starter_takes_two`: a lone starter ace takes a 2, or with `ace_wrap` a king (§9.19).
+    StarterAce {
+        /// Whether a king would also do (`ace_wrap`).
+        or_king: bool,
+    },
     /// A foundation needs the next card of its suit.
     NotNextOnFoundation {
         /// The card it needs, if it is not complete.
@@ -194,6 +199,10 @@ fn does_not_fit_sentence(
         Misfit::NothingOnAce => "nothing can be played on an ace".into(),
         Misfit::NothingOnKing => "nothing can be played on a king when piles build up".into(),
         Misfit::PileFinished => "that pile took its 2 and is finished".into(),
+        Misfit::StarterAce { or_king: false } => "a lone starter ace takes only a 2".into(),
+        Misfit::StarterAce { or_king: true } => {
+            "a lone starter ace takes only a 2 or a king".into()
+        }
         Misfit::NotNextOnFoundation { needs: Some(face) } => {
             format!("{} needs {} next", pile.description(), face.pretty())
         }

@@ -33,6 +33,16 @@ pub fn fits(build: Build, ace_wrap: bool, top: Face, card: Face) -> Result<(), M
     }
 }
 
+/// Whether a tableau pile ends in a finished starter pair: a 2 lying directly on an ace. Piles
+/// build down (or wrap from ace to king), so only the starter rule ever puts a 2 on an ace, and
+/// the pair stays closed wherever it later moves (§9.20).
+fn closes_a_starter(cards: &[PlacedCard]) -> bool {
+    match cards {
+        [.., below, top] => below.face.rank() == Rank::ACE && top.face.rank() == Rank::TWO,
+        _ => false,
+    }
+}
+
 impl GameState {
     /// Whether `card` may be put on `pile` now, from hand (a run is judged by its lowest card).
     pub(crate) fn accepts(&self, pile: PileId, card: PlacedCard) -> Result<(), RuleError> {
@@ -69,16 +79,28 @@ impl GameState {
                 EmptySide::FromStock => Err(RuleError::SpaceAwaitsStock(pile)),
             },
             (PileKind::Side, Some(top))
-                if rules.ace_starter_takes_two && cards[0].face.rank() == Rank::ACE =>
+                if rules.ace_starter_takes_two
+                    && cards.len() == 1
+                    && top.face.rank() == Rank::ACE =>
             {
-                // An ace starter takes a 2 of the other colour; then the pile is finished.
-                match cards.len() {
-                    1 if face.rank() != Rank::TWO => Err(misfit(Misfit::Rank { down: true })),
-                    1 if face.is_red() == top.face.is_red() => Err(misfit(Misfit::Colour)),
-                    1 => Ok(()),
-                    _ if cards[1].face.rank() == Rank::TWO => Err(misfit(Misfit::PileFinished)),
-                    _ => fits(rules.side_build, rules.ace_wrap, top.face, face).map_err(misfit),
+                // A lone starter ace takes a 2 of the other colour; with `ace_wrap` a king of
+                // the other colour too (§9.19: options add plays, never remove them).
+                let takes =
+                    face.rank() == Rank::TWO || (rules.ace_wrap && face.rank() == Rank::KING);
+                if !takes {
+                    Err(misfit(Misfit::StarterAce {
+                        or_king: rules.ace_wrap,
+                    }))
+                } else if face.is_red() == top.face.is_red() {
+                    Err(misfit(Misfit::Colour))
+                } else {
+                    Ok(())
                 }
+            }
+            (PileKind::Side | PileKind::Corner, Some(_))
+                if rules.ace_starter_takes_two && closes_a_starter(cards) =>
+            {
+                Err(misfit(Misfit::PileFinished))
             }
             (kind, Some(top)) => {
                 let build = if kind == PileKind::Side {

@@ -25,8 +25,9 @@
 //! - [`action`], [`event`], [`error`]: the wire types and [`RuleError`].
 //!
 //! # Readings of the rule book
-//! Where RULES.md leaves room (beyond its own §9), the engine's choices are listed in
-//! [`catalog::READINGS`], which the rules endpoint also serves.
+//! RULES.md §9 settles what its sources leave open; the readings that change play (19–21) and
+//! the engine's own choices where RULES.md is silent are listed in [`catalog::READINGS`],
+//! which the rules endpoint also serves.
 
 pub mod action;
 pub mod card;
@@ -59,23 +60,3 @@ pub type Seat = u8;
 
 /// RULES.md §9.10: at most this many play, move and draw actions in one turn.
 pub const MAX_ACTIONS_PER_TURN: u16 = 200;
-
-/// `decide(&state, seat, action)`: the events an action causes, or why it is refused.
-pub fn decide(state: &GameState, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-    state.decide(seat, action)
-}
-
-/// `apply(state, &event)`: folds one event into the state.
-pub fn apply(state: &mut GameState, event: &Event) {
-    state.apply(event);
-}
-
-/// `legal_actions(&state, seat)`: every action the seat may take now, in a stable order.
-pub fn legal_actions(state: &GameState, seat: Seat) -> Vec<Action> {
-    state.legal_actions(seat)
-}
-
-/// `view(&state, seat)`: what the seat may see.
-pub fn view(state: &GameState, seat: Seat) -> View {
-    state.view(seat)
-}

@@ -386,7 +386,7 @@ impl GameState {
 }
 
 /// Draws the deck of a hand and deals it (RULES.md §9.1, §9.3): one card at a time to the
-/// active seats from the dealer's left, `cards_per_hand` rounds; then four natural cards face up
+/// active seats from the dealer's left, as many rounds as the players dealt in get cards (§9.21); then four natural cards face up
 /// (a joker turned up goes to the bottom of the stock); the rest is the stock, next card first.
 pub(crate) fn deal(state: &GameState, hand: u32, dealer: Seat) -> Event {
     let setup = &state.setup;
@@ -407,7 +407,7 @@ pub(crate) fn deal(state: &GameState, hand: u32, dealer: Seat) -> Event {
     }
     let mut hands: Vec<Vec<Card>> = vec![Vec::new(); players];
     let mut cursor = 0;
-    for _ in 0..rules.cards_per_hand() {
+    for _ in 0..rules.hand_size_for(order.len() as u8) {
         for &seat in &order {
             hands[seat].push(deck[cursor]);
             cursor += 1;

@@ -50,5 +50,14 @@ async fn the_rules_endpoint_lists_every_option_and_preset() {
             .iter()
             .any(|code| code == "not_your_turn")
     );
-    assert!(!catalog["readings"].as_array().unwrap().is_empty());
+    let readings = catalog["readings"].as_array().unwrap();
+    for reading in 19..=24 {
+        assert!(
+            readings.iter().any(|text| text
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("§9.{reading} "))),
+            "reading {reading} is listed: {readings:?}"
+        );
+    }
 }

@@ -5,3 +5,4 @@ mod examples;
 mod helpers;
 mod options;
 mod properties;
+mod readings;
