@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use kings_corner::config::Cli;
-use kings_corner::matches::cache::{CachedState, StateCache};
+use kings_corner::matches::access::Table as SeatedTable;
+use kings_corner::matches::cache::{MatchState, StateCache};
 use kings_corner::matches::notify::Checkpoint;
 use kings_corner::rules::{Action, GameState, Rules, Setup};
 use kings_corner::startup::Application;
@@ -71,14 +72,20 @@ fn cache_memory() -> (usize, f64) {
                 state.apply(&event);
             }
         }
+        let table = SeatedTable::seated(
+            true,
+            true,
+            (0..4).map(|seat| (uuid::Uuid::new_v4().to_string(), seat)),
+        );
         cache.put(
             &uuid::Uuid::new_v4().to_string(),
-            CachedState {
+            std::sync::Arc::new(MatchState {
+                table: std::sync::Arc::new(table),
                 state,
                 version: 40,
                 last_hash: "ab".repeat(32),
-                verified: Checkpoint::never(),
-            },
+            }),
+            Checkpoint::never(),
         );
     }
     let grown = rss_bytes().saturating_sub(before);
@@ -267,9 +274,9 @@ async fn main() {
     let url = format!("{base_url}/{name}");
 
     let mut settings = Cli::try_parse_from(["kings-corner"]).unwrap().settings;
-    settings.database_url = url.clone();
+    settings.database.url = url.clone();
     settings.log_level = "error".to_owned();
-    settings.database_max_connections = 32;
+    settings.database.max_connections = 32;
     settings.login_attempts_per_minute = 10_000;
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let app = Application::build_with_listener(settings, listener)

@@ -36,9 +36,9 @@ pub enum Command {
 /// Every setting of the server. `Debug` hides the secret.
 #[derive(Clone, Args)]
 pub struct Settings {
-    /// Database URL: `sqlite://FILE` (created on first start) or `postgres://…`.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://kings-corner.db")]
-    pub database_url: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub database: DatabaseSettings,
 
     /// Address and port to listen on.
     #[arg(long, env = "BIND_ADDRESS", default_value = "127.0.0.1:8080")]
@@ -69,23 +69,52 @@ pub struct Settings {
     #[arg(long, env = "LOGIN_ATTEMPTS_PER_MINUTE", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub login_attempts_per_minute: u32,
 
-    /// Largest number of database connections in the pool.
-    #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub database_max_connections: u32,
-
     /// Match states kept in memory (each a few kilobytes).
     #[arg(long, env = "MATCH_CACHE_CAPACITY", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub match_cache_capacity: u64,
+}
+
+/// What the store needs to connect: the only settings [`crate::store::Db::connect`] sees.
+#[derive(Clone, Args)]
+pub struct DatabaseSettings {
+    /// Database URL: `sqlite://FILE` (created on first start) or `postgres://…`.
+    #[arg(
+        long = "database-url",
+        env = "DATABASE_URL",
+        default_value = "sqlite://kings-corner.db"
+    )]
+    pub url: String,
+
+    /// Largest number of database connections in the pool.
+    #[arg(long = "database-max-connections", env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_connections: u32,
 
     /// How long a request waits for a database connection before answering 503, in seconds.
-    #[arg(long, env = "DATABASE_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
-    pub database_timeout_seconds: u64,
+    #[arg(long = "database-timeout-seconds", env = "DATABASE_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub timeout_seconds: u64,
+}
+
+impl DatabaseSettings {
+    /// Whether the URL names a SQLite file.
+    pub fn is_sqlite(&self) -> bool {
+        self.url.starts_with("sqlite:")
+    }
+}
+
+impl std::fmt::Debug for DatabaseSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DatabaseSettings")
+            .field("url", &redact_password(&self.url))
+            .field("max_connections", &self.max_connections)
+            .field("timeout_seconds", &self.timeout_seconds)
+            .finish()
+    }
 }
 
 impl std::fmt::Debug for Settings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Settings")
-            .field("database_url", &redact_password(&self.database_url))
+            .field("database", &self.database)
             .field("bind", &self.bind)
             .field("log_level", &self.log_level)
             .field("log_format", &self.log_format)
@@ -96,8 +125,6 @@ impl std::fmt::Debug for Settings {
                 &self.jwt_secret.as_ref().map(|_| "<redacted>"),
             )
             .field("login_attempts_per_minute", &self.login_attempts_per_minute)
-            .field("database_max_connections", &self.database_max_connections)
-            .field("database_timeout_seconds", &self.database_timeout_seconds)
             .field("match_cache_capacity", &self.match_cache_capacity)
             .finish()
     }
@@ -122,7 +149,7 @@ fn redact_password(url: &str) -> String {
 impl Settings {
     /// Checks what clap cannot: the URL scheme and the secret's length.
     pub fn validate(&self) -> Result<(), String> {
-        let url = &self.database_url;
+        let url = &self.database.url;
         if !(url.starts_with("sqlite:")
             || url.starts_with("postgres://")
             || url.starts_with("postgresql://"))
@@ -149,7 +176,7 @@ mod tests {
     fn debug_output_hides_secrets() {
         let mut settings = Cli::try_parse_from(["kings-corner"]).unwrap().settings;
         settings.jwt_secret = Some("super-secret-signing-key-of-32-bytes!".to_owned());
-        settings.database_url = "postgres://kings:hunter2@db:5432/kings".to_owned();
+        settings.database.url = "postgres://kings:hunter2@db:5432/kings".to_owned();
         let printed = format!("{settings:?}");
         assert!(
             !printed.contains("super-secret") && !printed.contains("hunter2"),
@@ -161,9 +188,9 @@ mod tests {
     #[test]
     fn bad_settings_are_refused_with_a_message() {
         let mut settings = Cli::try_parse_from(["kings-corner"]).unwrap().settings;
-        settings.database_url = "mysql://localhost/kings".to_owned();
+        settings.database.url = "mysql://localhost/kings".to_owned();
         assert!(settings.validate().unwrap_err().contains("DATABASE_URL"));
-        settings.database_url = "sqlite://x.db".to_owned();
+        settings.database.url = "sqlite://x.db".to_owned();
         settings.jwt_secret = Some("short".to_owned());
         assert!(settings.validate().unwrap_err().contains("JWT_SECRET"));
         assert!(Cli::try_parse_from(["kings-corner", "--bind", "not-an-address"]).is_err());

@@ -2,24 +2,30 @@
 //! asynchronous matches (see `README.md`).
 //!
 //! # Layout
+//! Each layer imports only from the layers below it.
 //! - [`rules`]: the pure rules engine (cards, options and presets, the shuffle, decide/apply,
 //!   legal actions, views, replay). It imports nothing from the rest of the crate.
-//! - [`config`]: settings from flags and environment variables.
-//! - [`startup`]: builds the actix-web app on a `TcpListener` and runs it.
-//! - [`store`]: the database (SQLite or PostgreSQL through one sqlx pool), its tables, and
-//!   the PostgreSQL writer that gathers concurrent moves into one statement.
-//! - [`matches`]: the match service (load → fold → decide → append), its state cache, live
-//!   notifications, and the verifiable export.
-//! - [`auth`]: passwords, access and refresh tokens, the `AuthUser` extractor, rate limiting.
-//! - [`http`]: handlers, `ApiError` (problem+json), the OpenAPI description.
-//! - [`telemetry`]: structured logs.
+//! - [`store`]: the database (SQLite or PostgreSQL through one sqlx pool): typed rows, seat
+//!   changes under a lock, and the append of a move's writes (grouped into one statement per
+//!   batch on PostgreSQL).
+//! - [`auth`]: credentials: argon2id passwords, access and refresh tokens, rate limiting.
+//! - [`random`]: unguessable secrets, tokens and invite codes.
+//! - [`matches`]: the match service: who may see and do what, the current state behind a
+//!   cache, moves (load → decide → append) with idempotent retries, the feed, replays and the
+//!   verifiable export. Answers in domain terms with named errors ([`matches::MatchError`]).
+//! - [`accounts`]: the account service: registration, login and token rotation.
+//! - [`http`]: thin actix-web handlers over the two services, extractors, `ApiError`
+//!   (problem+json, the one place domain errors become statuses), the OpenAPI description.
+//! - [`config`], [`startup`], [`telemetry`]: settings, building and running the app, logs.
 
 #![warn(missing_docs)]
 
+pub mod accounts;
 pub mod auth;
 pub mod config;
 pub mod http;
 pub mod matches;
+pub mod random;
 pub mod rules;
 pub mod startup;
 pub mod store;

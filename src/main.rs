@@ -39,7 +39,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Migrate => {
             telemetry::init(&settings.log_level, &settings.log_format);
-            let db = store::Db::connect(&settings).await?;
+            let db = store::Db::connect(&settings.database).await?;
             db.migrate().await?;
             tracing::info!("migrations applied");
             Ok(())

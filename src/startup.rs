@@ -12,6 +12,7 @@ use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::accounts::Accounts;
 use crate::auth::{RateLimiter, TokenKeys};
 use crate::config::Settings;
 use crate::http::{self, error::ApiError};
@@ -38,7 +39,7 @@ impl Application {
         settings: Settings,
         listener: TcpListener,
     ) -> anyhow::Result<Application> {
-        let db = Db::connect(&settings).await?;
+        let db = Db::connect(&settings.database).await?;
         db.migrate().await?;
         let keys = TokenKeys::load(
             &db,
@@ -48,23 +49,21 @@ impl Application {
         .await?;
         let notifier = match db.backend() {
             Backend::Sqlite => Notifier::in_process(),
-            Backend::Postgres => Notifier::postgres(db.clone(), &settings.database_url),
+            Backend::Postgres => Notifier::postgres(db.clone(), &settings.database.url),
         };
         let matches = web::Data::new(Matches::new(
             db.clone(),
             settings.match_cache_capacity as usize,
             notifier,
         ));
-        let limiter = web::Data::new(RateLimiter::new(
-            settings.login_attempts_per_minute,
-            Duration::from_secs(60),
+        let accounts = web::Data::new(Accounts::new(
+            db.clone(),
+            keys.clone(),
+            settings.refresh_token_ttl_seconds,
+            RateLimiter::new(settings.login_attempts_per_minute, Duration::from_secs(60)),
         ));
         let address = listener.local_addr()?;
-        let (db_data, keys_data, settings_data) = (
-            web::Data::new(db.clone()),
-            web::Data::new(keys),
-            web::Data::new(settings),
-        );
+        let keys = web::Data::new(keys);
         let server = HttpServer::new(move || {
             let (app, api) = App::new()
                 .into_utoipa_app()
@@ -74,10 +73,8 @@ impl Application {
                         .limit(http::error::JSON_LIMIT)
                         .error_handler(http::error::json_error),
                 )
-                .app_data(db_data.clone())
-                .app_data(keys_data.clone())
-                .app_data(settings_data.clone())
-                .app_data(limiter.clone())
+                .app_data(keys.clone())
+                .app_data(accounts.clone())
                 .app_data(matches.clone())
                 .configure(http::configure)
                 .split_for_parts();
@@ -93,9 +90,7 @@ impl Application {
                     }),
                 )
                 .default_service(web::to(|| async {
-                    Err::<HttpResponse, _>(ApiError::NotFound(
-                        "There is nothing at this path.".to_owned(),
-                    ))
+                    Err::<HttpResponse, _>(ApiError::not_found())
                 }))
         })
         .shutdown_timeout(30)

@@ -63,9 +63,8 @@ impl TokenKeys {
         let keys: Vec<(String, Vec<u8>)> = match configured {
             Some(secret) => vec![("configured".to_owned(), secret.as_bytes().to_vec())],
             None => {
-                let mut bytes = [0u8; 32];
-                getrandom::fill(&mut bytes).expect("the OS random source is available");
-                db.insert_signing_key_if_absent("k1", &STANDARD.encode(bytes), store::now())
+                let secret = STANDARD.encode(crate::random::bytes::<32>());
+                db.insert_signing_key_if_absent("k1", &secret, store::now())
                     .await?;
                 db.signing_keys()
                     .await?

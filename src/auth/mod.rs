@@ -1,12 +1,11 @@
-//! Accounts' credentials: argon2id passwords, JWT access tokens, opaque refresh tokens, the
-//! [`AuthUser`] extractor and the login rate limiter.
+//! Credentials: argon2id passwords, JWT access tokens, opaque refresh tokens and the login rate
+//! limiter. The account service ([`crate::accounts`]) uses them; the HTTP layer's `AuthUser`
+//! extractor verifies access tokens with [`TokenKeys`].
 
-pub mod extract;
 pub mod jwt;
 pub mod password;
 pub mod rate_limit;
 pub mod refresh;
 
-pub use extract::AuthUser;
 pub use jwt::TokenKeys;
 pub use rate_limit::RateLimiter;

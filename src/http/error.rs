@@ -1,5 +1,6 @@
 //! [`ApiError`]: every error the API answers, as `application/problem+json` (RFC 9457) with a
-//! stable machine-readable `code`. A 500 reveals nothing internal and logs the cause chain.
+//! stable machine-readable `code`. The services' errors become HTTP statuses here, in one place.
+//! A 500 reveals nothing internal and logs the cause chain.
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
@@ -7,6 +8,8 @@ use actix_web::{HttpResponse, ResponseError, error::JsonPayloadError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::accounts::AccountError;
+use crate::matches::MatchError;
 use crate::store::StoreError;
 
 /// The body of every error response.
@@ -30,7 +33,7 @@ pub struct Problem {
     pub detail: String,
     /// Stable machine-readable code.
     pub code: String,
-    /// For `invalid_*` body errors: the field or option at fault, when known.
+    /// For `invalid_*` errors: the field, option or parameter at fault, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// For `version_conflict`: the match's current version.
@@ -38,72 +41,23 @@ pub struct Problem {
     pub current_version: Option<i64>,
 }
 
+/// A refusal the client can act on: a 4xx status with a stable code.
+#[derive(Debug)]
+pub struct Refusal {
+    status: StatusCode,
+    code: &'static str,
+    detail: String,
+    field: Option<String>,
+    current_version: Option<i64>,
+    retry_after: Option<u64>,
+}
+
 /// An error answer of the API.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// 400: a malformed request (bad JSON, wrong content).
-    #[error("{detail}")]
-    BadRequest {
-        /// Stable code.
-        code: &'static str,
-        /// Words.
-        detail: String,
-    },
-    /// 422: well-formed but invalid input.
-    #[error("{detail}")]
-    Invalid {
-        /// Stable code.
-        code: &'static str,
-        /// Words.
-        detail: String,
-        /// The field at fault.
-        field: Option<String>,
-    },
-    /// 401: missing or bad credentials.
-    #[error("{1}")]
-    Unauthorized(&'static str, &'static str),
-    /// 403: authenticated, but not allowed here.
-    #[error("{detail}")]
-    Forbidden {
-        /// Stable code.
-        code: &'static str,
-        /// Words.
-        detail: String,
-    },
-    /// 404.
-    #[error("{0}")]
-    NotFound(String),
-    /// 409 for a stale `expected_version`, with the current version.
-    #[error("{detail}")]
-    VersionConflict {
-        /// Words.
-        detail: String,
-        /// The match's version now.
-        current: i64,
-    },
-    /// 409.
-    #[error("{detail}")]
-    Conflict {
-        /// Stable code.
-        code: &'static str,
-        /// Words.
-        detail: String,
-    },
-    /// 413.
-    #[error("The request body is too large (at most {limit} bytes).")]
-    PayloadTooLarge {
-        /// The limit in bytes.
-        limit: usize,
-    },
-    /// 415.
-    #[error("Send the body as application/json.")]
-    UnsupportedMediaType,
-    /// 429, with `Retry-After`.
-    #[error("Too many attempts: try again in {retry_after} seconds.")]
-    TooManyRequests {
-        /// Seconds to wait.
-        retry_after: u64,
-    },
+    /// A 4xx refusal.
+    #[error("{}", .0.detail)]
+    Refused(Box<Refusal>),
     /// 503: the database is unreachable now.
     #[error("The service is temporarily unavailable: try again shortly.")]
     Unavailable,
@@ -113,27 +67,35 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    /// A 422 naming the field at fault.
-    pub fn invalid(code: &'static str, field: &str, detail: impl Into<String>) -> ApiError {
-        ApiError::Invalid {
+    /// A refusal with this status, code and sentence.
+    pub fn refused(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::Refused(Box::new(Refusal {
+            status,
             code,
             detail: detail.into(),
-            field: Some(field.to_owned()),
-        }
+            field: None,
+            current_version: None,
+            retry_after: None,
+        }))
+    }
+
+    /// 401 with this code and sentence.
+    pub fn unauthorized(code: &'static str, detail: &'static str) -> ApiError {
+        ApiError::refused(StatusCode::UNAUTHORIZED, code, detail)
+    }
+
+    /// 404: nothing at this path.
+    pub fn not_found() -> ApiError {
+        ApiError::refused(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "There is nothing at this path.",
+        )
     }
 
     fn code(&self) -> &'static str {
         match self {
-            ApiError::BadRequest { code, .. }
-            | ApiError::Invalid { code, .. }
-            | ApiError::Conflict { code, .. }
-            | ApiError::Forbidden { code, .. } => code,
-            ApiError::VersionConflict { .. } => "version_conflict",
-            ApiError::Unauthorized(code, _) => code,
-            ApiError::NotFound(_) => "not_found",
-            ApiError::PayloadTooLarge { .. } => "payload_too_large",
-            ApiError::UnsupportedMediaType => "unsupported_media_type",
-            ApiError::TooManyRequests { .. } => "rate_limited",
+            ApiError::Refused(refusal) => refusal.code,
             ApiError::Unavailable => "service_unavailable",
             ApiError::Internal(_) => "internal_error",
         }
@@ -152,55 +114,83 @@ impl From<StoreError> for ApiError {
     }
 }
 
-impl From<crate::matches::MatchError> for ApiError {
-    fn from(error: crate::matches::MatchError) -> ApiError {
-        use crate::matches::MatchError;
-        match error {
-            MatchError::NotFound => ApiError::NotFound(error.to_string()),
-            MatchError::Forbidden { code, detail } => ApiError::Forbidden { code, detail },
-            MatchError::Conflict { code, detail } => ApiError::Conflict { code, detail },
-            MatchError::VersionConflict { current, .. } => ApiError::VersionConflict {
-                detail: error.to_string(),
-                current,
-            },
-            MatchError::Rule(rule) => ApiError::Invalid {
-                code: rule.code(),
-                detail: rule.to_string(),
-                field: None,
-            },
-            MatchError::Invalid {
-                code,
-                field,
-                detail,
-            } => ApiError::Invalid {
-                code,
-                detail,
-                field: Some(field),
-            },
-            MatchError::Store(store) => store.into(),
-            MatchError::Corrupt(_) => ApiError::Internal(error.into()),
-        }
+impl From<MatchError> for ApiError {
+    fn from(error: MatchError) -> ApiError {
+        let status = match &error {
+            MatchError::NotFound => StatusCode::NOT_FOUND,
+            MatchError::NotAPlayer | MatchError::NotSeated => StatusCode::FORBIDDEN,
+            MatchError::NotStarted
+            | MatchError::NotFinished
+            | MatchError::AlreadySeated
+            | MatchError::MatchFull
+            | MatchError::MatchStarted
+            | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
+            MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
+            MatchError::Rule(_)
+            | MatchError::InvalidRules { .. }
+            | MatchError::InvalidClientSeed
+            | MatchError::InvalidQuery { .. }
+            | MatchError::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
+            MatchError::Store(_) | MatchError::Corrupt(_) => {
+                return match error {
+                    MatchError::Store(store) => store.into(),
+                    corrupt => ApiError::Internal(corrupt.into()),
+                };
+            }
+        };
+        let current_version = match &error {
+            MatchError::VersionConflict { current, .. } => Some(*current),
+            _ => None,
+        };
+        ApiError::Refused(Box::new(Refusal {
+            status,
+            code: error.code(),
+            detail: error.to_string(),
+            field: error.field().map(str::to_owned),
+            current_version,
+            retry_after: None,
+        }))
     }
 }
 
-impl From<anyhow::Error> for ApiError {
-    fn from(error: anyhow::Error) -> ApiError {
-        ApiError::Internal(error)
+impl From<AccountError> for ApiError {
+    fn from(error: AccountError) -> ApiError {
+        let status = match &error {
+            AccountError::InvalidUsername | AccountError::WeakPassword => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            AccountError::UsernameTaken(_) => StatusCode::CONFLICT,
+            AccountError::InvalidCredentials
+            | AccountError::InvalidRefreshToken
+            | AccountError::RefreshTokenReused
+            | AccountError::AccountNotFound => StatusCode::UNAUTHORIZED,
+            AccountError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AccountError::Store(_) | AccountError::Hashing(_) => {
+                return match error {
+                    AccountError::Store(store) => store.into(),
+                    hashing => ApiError::Internal(hashing.into()),
+                };
+            }
+        };
+        let retry_after = match &error {
+            AccountError::TooManyAttempts { retry_after } => Some(*retry_after),
+            _ => None,
+        };
+        ApiError::Refused(Box::new(Refusal {
+            status,
+            code: error.code(),
+            detail: error.to_string(),
+            field: error.field().map(str::to_owned),
+            current_version: None,
+            retry_after,
+        }))
     }
 }
 
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
-            ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Unauthorized(..) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict { .. } | ApiError::VersionConflict { .. } => StatusCode::CONFLICT,
-            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Refused(refusal) => refusal.status,
             ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -211,8 +201,8 @@ impl ResponseError for ApiError {
             tracing::error!(error = ?error, "internal error");
         }
         let status = self.status_code();
-        let field = match self {
-            ApiError::Invalid { field, .. } => field.clone(),
+        let refusal = match self {
+            ApiError::Refused(refusal) => Some(refusal),
             _ => None,
         };
         let problem = Problem {
@@ -221,18 +211,15 @@ impl ResponseError for ApiError {
             status: status.as_u16(),
             detail: self.to_string(),
             code: self.code().to_owned(),
-            field,
-            current_version: match self {
-                ApiError::VersionConflict { current, .. } => Some(*current),
-                _ => None,
-            },
+            field: refusal.and_then(|refusal| refusal.field.clone()),
+            current_version: refusal.and_then(|refusal| refusal.current_version),
         };
         let mut response = HttpResponse::build(status);
         response.insert_header((
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),
         ));
-        if let ApiError::TooManyRequests { retry_after } = self {
+        if let Some(retry_after) = refusal.and_then(|refusal| refusal.retry_after) {
             response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
         }
         response.body(serde_json::to_string(&problem).unwrap_or_default())
@@ -247,23 +234,31 @@ pub const JSON_LIMIT: usize = 64 * 1024;
 pub fn json_error(error: JsonPayloadError, _: &actix_web::HttpRequest) -> actix_web::Error {
     let problem = match &error {
         JsonPayloadError::Overflow { limit }
-        | JsonPayloadError::OverflowKnownLength { limit, .. } => {
-            ApiError::PayloadTooLarge { limit: *limit }
-        }
-        JsonPayloadError::ContentType => ApiError::UnsupportedMediaType,
-        JsonPayloadError::Deserialize(source) if source.is_data() => ApiError::Invalid {
-            code: "invalid_body",
-            detail: format!("The body does not fit this operation: {source}."),
-            field: None,
-        },
-        JsonPayloadError::Deserialize(source) => ApiError::BadRequest {
-            code: "malformed_json",
-            detail: format!("The body is not valid JSON: {source}."),
-        },
-        other => ApiError::BadRequest {
-            code: "bad_body",
-            detail: format!("The body could not be read: {other}."),
-        },
+        | JsonPayloadError::OverflowKnownLength { limit, .. } => ApiError::refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("The request body is too large (at most {limit} bytes)."),
+        ),
+        JsonPayloadError::ContentType => ApiError::refused(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "Send the body as application/json.",
+        ),
+        JsonPayloadError::Deserialize(source) if source.is_data() => ApiError::refused(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_body",
+            format!("The body does not fit this operation: {source}."),
+        ),
+        JsonPayloadError::Deserialize(source) => ApiError::refused(
+            StatusCode::BAD_REQUEST,
+            "malformed_json",
+            format!("The body is not valid JSON: {source}."),
+        ),
+        other => ApiError::refused(
+            StatusCode::BAD_REQUEST,
+            "bad_body",
+            format!("The body could not be read: {other}."),
+        ),
     };
     problem.into()
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::error::{ApiError, Problem};
-use crate::store::Db;
+use crate::matches::Matches;
 
 /// A health answer.
 #[derive(Serialize, ToSchema)]
@@ -32,7 +32,7 @@ pub async fn healthz() -> web::Json<Health> {
     security(())
 )]
 #[get("/readyz")]
-pub async fn readyz(db: web::Data<Db>) -> Result<web::Json<Health>, ApiError> {
-    db.ping().await.map_err(|_| ApiError::Unavailable)?;
+pub async fn readyz(matches: web::Data<Matches>) -> Result<web::Json<Health>, ApiError> {
+    matches.ready().await.map_err(|_| ApiError::Unavailable)?;
     Ok(web::Json(Health { status: "ready" }))
 }

@@ -1,9 +1,11 @@
-//! The HTTP layer: handlers, request/response types, [`error::ApiError`], and the OpenAPI
-//! description generated from the routes actually registered.
+//! The HTTP layer: thin handlers over the services, the extractors ([`extract::AuthUser`],
+//! the idempotency key), [`error::ApiError`] (problem+json), and the OpenAPI description
+//! generated from the routes actually registered.
 
 pub mod accounts;
 pub mod auth;
 pub mod error;
+pub mod extract;
 pub mod health;
 pub mod matches;
 pub mod rules;
@@ -25,17 +27,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(auth::refresh_tokens)
         .service(auth::logout)
         .service(rules::rules_catalog)
-        .service(matches::create_match)
-        .service(matches::list_matches)
-        .service(matches::get_match)
-        .service(matches::join_match)
-        .service(matches::leave_match)
-        .service(matches::get_view)
-        .service(matches::post_move)
-        .service(matches::get_events)
-        .service(matches::stream_events)
-        .service(matches::get_replay)
-        .service(matches::export_match);
+        .configure(matches::configure);
 }
 
 /// The document's fixed parts; the paths come from [`configure`].

@@ -1,58 +1,68 @@
-//! A bounded in-memory cache of recent match states, so a request never replays a whole log.
-//! The database's version stays the authority: an entry is used only at the version the
-//! database reports, and brought forward from the log when it is behind.
+//! A bounded in-memory cache of started matches at their newest known version, so a request
+//! never replays a whole log. The database's version stays the authority: an entry is used
+//! only while the notifier says it is current (see [`super::notify`]), and otherwise brought
+//! forward from the log.
+//!
+//! Entries are shared (`Arc`): a view reads one without copying it; a move copies only the
+//! state it changes.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use super::access::Table;
 use super::notify::Checkpoint;
 use crate::rules::GameState;
 
-/// A match state at a version, with the hash of its last event.
+/// A started match at a version.
 #[derive(Clone, Debug)]
-pub struct CachedState {
+pub struct MatchState {
+    /// Who sits where; fixed since the start.
+    pub table: Arc<Table>,
     /// The state after `version` events.
     pub state: GameState,
     /// Events folded in.
     pub version: i64,
-    /// Hash of event `version` (`""` at 0).
+    /// Hash of event `version`, which the next event's hash chains to.
     pub last_hash: String,
-    /// When the database last confirmed this version as its newest.
-    pub verified: Checkpoint,
+}
+
+#[derive(Debug)]
+struct Entry {
+    current: Arc<MatchState>,
+    /// When the database last confirmed `current` as the newest version.
+    verified: Checkpoint,
 }
 
 /// Least-recently-inserted eviction over at most `capacity` matches.
 #[derive(Debug)]
 pub struct StateCache {
     capacity: usize,
-    inner: Mutex<(HashMap<String, CachedState>, VecDeque<String>)>,
+    inner: Mutex<(HashMap<String, Entry>, VecDeque<String>)>,
 }
 
 impl StateCache {
     /// A cache of at most `capacity` matches.
     pub fn new(capacity: usize) -> StateCache {
         StateCache {
-            capacity,
+            capacity: capacity.max(1),
             inner: Mutex::new((HashMap::new(), VecDeque::new())),
         }
     }
 
-    /// The cached state of a match, if any.
-    pub fn get(&self, match_id: &str) -> Option<CachedState> {
-        self.read(match_id, CachedState::clone)
-    }
-
-    /// What `look` reads from the cached state of a match, without copying the state.
-    pub fn read<T>(&self, match_id: &str, look: impl FnOnce(&CachedState) -> T) -> Option<T> {
+    /// The cached match and when the database last confirmed it, if any.
+    pub fn get(&self, match_id: &str) -> Option<(Arc<MatchState>, Checkpoint)> {
         let inner = self
             .inner
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        inner.0.get(match_id).map(look)
+        inner
+            .0
+            .get(match_id)
+            .map(|entry| (entry.current.clone(), entry.verified))
     }
 
-    /// Stores a state unless a newer one is cached.
-    pub fn put(&self, match_id: &str, entry: CachedState) {
+    /// Stores a match confirmed at `verified`, unless a newer version is cached.
+    pub fn put(&self, match_id: &str, current: Arc<MatchState>, verified: Checkpoint) {
         let mut inner = self
             .inner
             .lock()
@@ -60,10 +70,11 @@ impl StateCache {
         let (map, order) = &mut *inner;
         if map
             .get(match_id)
-            .is_some_and(|cached| cached.version > entry.version)
+            .is_some_and(|cached| cached.current.version > current.version)
         {
             return;
         }
+        let entry = Entry { current, verified };
         if map.insert(match_id.to_owned(), entry).is_none() {
             order.push_back(match_id.to_owned());
             while map.len() > self.capacity {

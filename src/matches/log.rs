@@ -1,10 +1,13 @@
 //! The log's integrity: canonical event bytes and the hash chain
 //! `hash = SHA-256(previous hash ‖ canonical event bytes)` (the first event's previous hash is
-//! empty). `kings-corner verify` checks the same chain offline.
+//! empty). `kings-corner verify` checks the same chain offline. Events are encoded for the store
+//! here and decoded from it here, nowhere else.
 
 use sha2::{Digest, Sha256};
 
+use super::MatchError;
 use crate::rules::Event;
+use crate::store::matches::StoredEvent;
 
 /// The canonical bytes of an event: its compact JSON (fields in declaration order).
 pub fn canonical(event: &Event) -> String {
@@ -17,4 +20,40 @@ pub fn chain(previous: &str, canonical_event: &str) -> String {
     hasher.update(hex::decode(previous).unwrap_or_default());
     hasher.update(canonical_event.as_bytes());
     hex::encode(hasher.finalize())
+}
+
+/// One event of a match's log, read back.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    /// 1-based position; the match's version after it.
+    pub seq: i64,
+    /// Its link in the hash chain.
+    pub hash: String,
+    /// The event, unredacted.
+    pub event: Event,
+}
+
+/// Numbers and chains new events after the one at `version` whose hash is `last_hash`, which
+/// moves on to the last new event's hash.
+pub fn encode(version: i64, last_hash: &mut String, events: &[Event]) -> Vec<StoredEvent> {
+    (version + 1..)
+        .zip(events)
+        .map(|(seq, event)| {
+            let event = canonical(event);
+            let hash = chain(last_hash, &event);
+            last_hash.clone_from(&hash);
+            StoredEvent { seq, event, hash }
+        })
+        .collect()
+}
+
+/// Reads a stored event back.
+pub fn decode(stored: StoredEvent) -> Result<Recorded, MatchError> {
+    let event = serde_json::from_str(&stored.event)
+        .map_err(|error| MatchError::Corrupt(format!("event {}: {error}", stored.seq)))?;
+    Ok(Recorded {
+        seq: stored.seq,
+        hash: stored.hash,
+        event,
+    })
 }

@@ -1,20 +1,29 @@
 //! Storage over sqlx: one pool that speaks SQLite (the embedded default) or PostgreSQL, chosen by
 //! the URL. Queries are written once in the SQL both accept (`$1` placeholders, `BIGINT`, `TEXT`);
 //! each database has its own commented migrations under `migrations/`. A few statements only
-//! PostgreSQL runs (the batched append of [`batch`], `NOTIFY`) say so where they are written.
+//! PostgreSQL runs (the batched append of [`append`], row locks, `NOTIFY`) say so where they
+//! are written.
+//!
+//! # Layout
+//! - this file: [`Db`] (the pool, connecting, migrating) and [`StoreError`];
+//! - [`accounts`], [`tokens`]: accounts, refresh tokens and signing keys;
+//! - [`matches`]: match rows, seats, secrets, the log's reads and listings;
+//! - [`seating`]: seat changes, each under a lock on its match;
+//! - [`append`]: writing a move (its events, read model and kept response) atomically.
 
 pub mod accounts;
-pub mod batch;
+pub mod append;
 pub mod matches;
+pub mod seating;
 pub mod tokens;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
-use sqlx::{AnyPool, Connection, Executor};
+use sqlx::{Any, AnyPool, Connection, Executor, Transaction};
 
-use crate::config::Settings;
+use crate::config::DatabaseSettings;
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
@@ -37,6 +46,9 @@ pub enum StoreError {
     /// A unique constraint refused the write.
     #[error("a unique constraint refused the write")]
     Conflict(#[source] sqlx::Error),
+    /// A stored value the code cannot read back: a bug or a corrupt database.
+    #[error("a stored value is corrupt: {0}")]
+    Corrupt(String),
     /// Anything else: a bug or a corrupt database.
     #[error("database error")]
     Other(#[source] sqlx::Error),
@@ -116,15 +128,15 @@ pub struct Db {
     pool: AnyPool,
     backend: Backend,
     /// PostgreSQL: the writer that gathers concurrent appends.
-    batcher: Option<batch::Batcher>,
+    batcher: Option<append::Batcher>,
 }
 
 impl Db {
     /// Connects (creating a SQLite file if needed). Fails when the database cannot be reached.
-    pub async fn connect(settings: &Settings) -> Result<Db, sqlx::Error> {
+    pub async fn connect(settings: &DatabaseSettings) -> Result<Db, sqlx::Error> {
         install_default_drivers();
-        let (url, backend) = if settings.database_url.starts_with("sqlite:") {
-            let url = &settings.database_url;
+        let (url, backend) = if settings.is_sqlite() {
+            let url = &settings.url;
             let with_create = if url.contains("mode=") {
                 url.clone()
             } else if url.contains('?') {
@@ -134,11 +146,11 @@ impl Db {
             };
             (with_create, Backend::Sqlite)
         } else {
-            (settings.database_url.clone(), Backend::Postgres)
+            (settings.url.clone(), Backend::Postgres)
         };
         let pool = AnyPoolOptions::new()
-            .max_connections(settings.database_max_connections)
-            .acquire_timeout(Duration::from_secs(settings.database_timeout_seconds))
+            .max_connections(settings.max_connections)
+            .acquire_timeout(Duration::from_secs(settings.timeout_seconds))
             .after_connect(move |connection, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -170,7 +182,7 @@ impl Db {
             batcher: None,
         };
         if backend == Backend::Postgres {
-            db.batcher = Some(batch::Batcher::start(db.clone()));
+            db.batcher = Some(append::Batcher::start(db.clone()));
         }
         Ok(db)
     }
@@ -206,14 +218,19 @@ impl Db {
         &self.pool
     }
 
-    /// The append writer, on PostgreSQL.
-    fn batcher(&self) -> Option<&batch::Batcher> {
-        self.batcher.as_ref()
+    /// A write transaction. On SQLite it takes the write lock at once (`BEGIN IMMEDIATE`): a
+    /// transaction that read first and wrote later could not get the lock while another writer
+    /// held it and would fail with `SQLITE_BUSY` instead of waiting for its turn.
+    pub(crate) async fn begin_write(&self) -> Result<Transaction<'static, Any>, StoreError> {
+        Ok(match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        })
     }
 
     /// On PostgreSQL: what the append writer did so far.
-    pub fn append_statistics(&self) -> Option<batch::Statistics> {
-        self.batcher.as_ref().map(batch::Batcher::statistics)
+    pub fn append_statistics(&self) -> Option<append::Statistics> {
+        self.batcher.as_ref().map(append::Batcher::statistics)
     }
 
     /// Which database this is.

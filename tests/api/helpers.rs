@@ -114,7 +114,7 @@ pub fn default_settings() -> Settings {
         .expect("defaults parse")
         .settings;
     settings.log_level = "warn".to_owned();
-    settings.database_timeout_seconds = 2;
+    settings.database.timeout_seconds = 2;
     settings
 }
 
@@ -127,7 +127,7 @@ pub async fn spawn_app() -> TestApp {
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let (database, url) = TestDatabase::create().await;
     let mut settings = default_settings();
-    settings.database_url = url;
+    settings.database.url = url;
     adjust(&mut settings);
     let (app, address) = start(settings.clone()).await;
     TestApp {

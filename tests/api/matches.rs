@@ -9,7 +9,8 @@ use rand_core::SeedableRng;
 use serde_json::{Value, json};
 
 use kings_corner::store::StoreError;
-use kings_corner::store::matches::{Append, ReadModel, StoredEvent};
+use kings_corner::store::append::{Append, KeptResponse, ReadModel};
+use kings_corner::store::matches::{MatchStatus, StoredEvent};
 
 use crate::helpers::{TestApp, assert_problem, spawn_app, start};
 
@@ -404,19 +405,17 @@ fn test_append(match_id: &str, expected_version: i64, key: Option<&str>) -> Appe
             })
             .collect(),
         model: ReadModel {
-            status: "playing",
+            status: MatchStatus::Playing,
             turn_seat: Some(1),
             turn_changed: true,
             winners: None,
         },
-        idempotency: key.map(|key| {
-            (
-                "account".to_owned(),
-                key.to_owned(),
-                "hash".to_owned(),
-                200,
-                "{}".to_owned(),
-            )
+        kept: key.map(|key| KeptResponse {
+            account_id: "account".to_owned(),
+            key: key.to_owned(),
+            request_hash: "hash".to_owned(),
+            status: 200,
+            body: "{}".to_owned(),
         }),
         now: 1,
     }
@@ -525,11 +524,11 @@ async fn concurrent_appends_keep_their_own_outcomes() {
         assert_eq!(row.version, expected(index) + 2, "match {index}");
         let kept = app
             .db
-            .stored_response("account", id, "again")
+            .kept_response("account", id, "again")
             .await
             .unwrap()
             .expect("the response is kept with the events");
-        assert_eq!((kept.status, kept.response.as_str()), (200, "{}"));
+        assert_eq!((kept.status, kept.body.as_str()), (200, "{}"));
     }
     if let (Some(before), Some(after)) = (before, app.db.append_statistics()) {
         assert_eq!(after.appends - before.appends, ids.len() as u64);

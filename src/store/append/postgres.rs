@@ -12,16 +12,18 @@
 //! for the next); and if a statement fails as a whole (a deadlock with another process, a
 //! duplicate key), each of its appends is retried alone, so one bad append cannot fail others.
 //! When the database is unreachable, every append of the statement fails at once instead.
+//! A batch of one, and an append inside a caller's transaction, run the same statement.
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
+use sqlx::AnyConnection;
 use tokio::sync::{mpsc, oneshot};
 
-use super::matches::Append;
-use super::{Db, StoreError};
+use super::Append;
+use crate::store::{Db, StoreError};
 
 /// Most appends in one statement.
 const MOST_PER_STATEMENT: usize = 64;
@@ -61,8 +63,7 @@ pub struct Statistics {
 }
 
 impl Batcher {
-    /// Starts the writer task over `db` (which must not itself batch: the writer calls its
-    /// single-append path).
+    /// Starts the writer task over `db`.
     pub fn start(db: Db) -> Batcher {
         let (queue, jobs) = mpsc::channel(QUEUE);
         let counts = Arc::new(Counts::default());
@@ -130,14 +131,13 @@ async fn write(db: Db, mut jobs: mpsc::Receiver<Job>, counts: Arc<Counts>) {
     }
 }
 
-async fn run(db: &Db, mut batch: Vec<Job>, counts: &Counts) {
-    if batch.len() == 1 {
-        let job = batch.pop().expect("one job");
-        let outcome = db.append_alone(&job.append).await;
-        let _ = job.done.send(outcome);
-        return;
-    }
-    match append_together(db, &batch).await {
+async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
+    let appends: Vec<&Append> = batch.iter().map(|job| &job.append).collect();
+    let outcome = match db.pool().acquire().await {
+        Ok(mut connection) => append_together(&mut connection, &appends).await,
+        Err(error) => Err(error.into()),
+    };
+    match outcome {
         Ok(written) => {
             for job in batch {
                 let _ = job.done.send(Ok(written.contains(&job.append.match_id)));
@@ -154,14 +154,36 @@ async fn run(db: &Db, mut batch: Vec<Job>, counts: &Counts) {
                 ))));
             }
         }
+        // A unique key refused the only append: a refusal like a stale version.
+        Err(StoreError::Conflict(_)) if batch.len() == 1 => {
+            for job in batch {
+                let _ = job.done.send(Ok(false));
+            }
+        }
         Err(error) => {
             tracing::debug!(%error, appends = batch.len(), "a batched append failed; retrying each alone");
             counts.retried.fetch_add(1, Ordering::Relaxed);
             for job in batch {
-                let outcome = db.append_alone(&job.append).await;
+                let outcome = match db.pool().acquire().await {
+                    Ok(mut connection) => write_one(&mut connection, &job.append).await,
+                    Err(error) => Err(error.into()),
+                };
                 let _ = job.done.send(outcome);
             }
         }
+    }
+}
+
+/// One append on the caller's connection (or in its transaction): the batch statement with a
+/// batch of one. A unique key refusing it is a refusal, `Ok(false)`.
+pub(super) async fn write_one(
+    connection: &mut AnyConnection,
+    append: &Append,
+) -> Result<bool, StoreError> {
+    match append_together(connection, &[append]).await {
+        Ok(written) => Ok(!written.is_empty()),
+        Err(StoreError::Conflict(_)) => Ok(false),
+        Err(other) => Err(other),
     }
 }
 
@@ -171,9 +193,9 @@ struct MoveRecord<'a> {
     expected: i64,
     version: i64,
     status: &'a str,
-    turn_seat: Option<i64>,
+    turn_seat: Option<u8>,
     turn_changed: bool,
-    winners: Option<&'a str>,
+    winners: Option<String>,
     now: i64,
 }
 
@@ -191,51 +213,35 @@ struct KeptRecord<'a> {
     match_id: &'a str,
     key: &'a str,
     request_hash: &'a str,
-    status: i64,
+    status: u16,
     response: &'a str,
 }
 
-/// One statement for every append of the batch, its rows passed as three JSON arrays (one
-/// fixed statement, prepared once per connection, whatever the batch holds). Returns the
-/// matches whose rows were at their expected version and so were written.
-const APPEND_TOGETHER: &str = "\
-WITH moves AS (
-    SELECT * FROM json_to_recordset($1::json) AS m (id TEXT, expected BIGINT, version BIGINT,
-        status TEXT, turn_seat BIGINT, turn_changed BOOLEAN, winners TEXT, now BIGINT)
-), updated AS (
-    UPDATE matches SET version = moves.version, status = moves.status,
-        turn_seat = moves.turn_seat,
-        turn_since = CASE WHEN moves.turn_changed THEN moves.now ELSE matches.turn_since END,
-        winners = moves.winners, updated_at = moves.now
-    FROM moves WHERE matches.id = moves.id AND matches.version = moves.expected
-    RETURNING matches.id, moves.now
-), inserted AS (
-    INSERT INTO match_events (match_id, seq, event, hash, created_at)
-    SELECT e.id, e.seq, e.event, e.hash, updated.now
-    FROM json_to_recordset($2::json) AS e (id TEXT, seq BIGINT, event TEXT, hash TEXT)
-    JOIN updated ON updated.id = e.id
-), kept AS (
-    INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at)
-    SELECT k.account_id, k.match_id, k.key, k.request_hash, k.status, k.response, updated.now
-    FROM json_to_recordset($3::json) AS k (account_id TEXT, match_id TEXT, key TEXT,
-        request_hash TEXT, status BIGINT, response TEXT)
-    JOIN updated ON updated.id = k.match_id
-)
-SELECT id FROM updated";
+/// Every append of a batch in one statement (see the file's comments).
+const APPEND_TOGETHER: &str = include_str!("append_batch.sql");
 
-async fn append_together(db: &Db, batch: &[Job]) -> Result<HashSet<String>, StoreError> {
+/// Runs [`APPEND_TOGETHER`]; returns the matches whose rows were at their expected version and
+/// so were written.
+async fn append_together(
+    connection: &mut AnyConnection,
+    batch: &[&Append],
+) -> Result<HashSet<String>, StoreError> {
     let mut moves = Vec::with_capacity(batch.len());
     let mut events = Vec::new();
     let mut kept = Vec::new();
-    for Job { append, .. } in batch {
+    for append in batch {
         moves.push(MoveRecord {
             id: &append.match_id,
             expected: append.expected_version,
-            version: append.expected_version + append.events.len() as i64,
-            status: append.model.status,
+            version: append.new_version(),
+            status: append.model.status.as_str(),
             turn_seat: append.model.turn_seat,
             turn_changed: append.model.turn_changed,
-            winners: append.model.winners.as_deref(),
+            winners: append
+                .model
+                .winners
+                .as_ref()
+                .map(|winners| serde_json::to_string(winners).expect("seats serialise")),
             now: append.now,
         });
         events.extend(append.events.iter().map(|event| EventRecord {
@@ -244,14 +250,14 @@ async fn append_together(db: &Db, batch: &[Job]) -> Result<HashSet<String>, Stor
             event: &event.event,
             hash: &event.hash,
         }));
-        if let Some((account_id, key, request_hash, status, response)) = &append.idempotency {
+        if let Some(response) = &append.kept {
             kept.push(KeptRecord {
-                account_id,
+                account_id: &response.account_id,
                 match_id: &append.match_id,
-                key,
-                request_hash,
-                status: *status,
-                response,
+                key: &response.key,
+                request_hash: &response.request_hash,
+                status: response.status,
+                response: &response.body,
             });
         }
     }
@@ -259,7 +265,7 @@ async fn append_together(db: &Db, batch: &[Job]) -> Result<HashSet<String>, Stor
         .bind(to_json(&moves))
         .bind(to_json(&events))
         .bind(to_json(&kept))
-        .fetch_all(db.pool())
+        .fetch_all(&mut *connection)
         .await?;
     Ok(rows.into_iter().map(|(id,)| id).collect())
 }

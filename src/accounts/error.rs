@@ -1,0 +1,70 @@
+//! [`AccountError`]: why registration, login or a token exchange was refused.
+
+use crate::store::StoreError;
+
+/// Why an account operation was refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// The username breaks the rules for usernames.
+    #[error("A username is 3 to 32 characters of A–Z, a–z, 0–9, _ and -.")]
+    InvalidUsername,
+    /// The password is too short or too long.
+    #[error("A password is 8 to 256 characters.")]
+    WeakPassword,
+    /// Another account has this username (in any case).
+    #[error("The username `{0}` is taken.")]
+    UsernameTaken(String),
+    /// The same answer for an unknown username and a wrong password.
+    #[error("The username or password is wrong.")]
+    InvalidCredentials,
+    /// Too many login attempts from this address or for this username.
+    #[error("Too many attempts: try again in {retry_after} seconds.")]
+    TooManyAttempts {
+        /// Seconds until the next attempt is allowed.
+        retry_after: u64,
+    },
+    /// A refresh token that is unknown, expired or revoked.
+    #[error("The refresh token is invalid or expired.")]
+    InvalidRefreshToken,
+    /// A refresh token presented a second time: its whole family is now revoked.
+    #[error(
+        "This refresh token was already used: every session from that login is now signed out."
+    )]
+    RefreshTokenReused,
+    /// A valid access token whose account no longer exists.
+    #[error("The account of this token no longer exists.")]
+    AccountNotFound,
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Hashing failed (a bug, or a panic on the blocking pool).
+    #[error("password hashing failed")]
+    Hashing(#[source] anyhow::Error),
+}
+
+impl AccountError {
+    /// The stable, machine-readable code of a refusal.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AccountError::InvalidUsername => "invalid_username",
+            AccountError::WeakPassword => "weak_password",
+            AccountError::UsernameTaken(_) => "username_taken",
+            AccountError::InvalidCredentials => "invalid_credentials",
+            AccountError::TooManyAttempts { .. } => "rate_limited",
+            AccountError::InvalidRefreshToken => "invalid_refresh_token",
+            AccountError::RefreshTokenReused => "refresh_token_reused",
+            AccountError::AccountNotFound => "invalid_token",
+            AccountError::Store(StoreError::Unavailable(_)) => "service_unavailable",
+            AccountError::Store(_) | AccountError::Hashing(_) => "internal_error",
+        }
+    }
+
+    /// The request field at fault, where one is.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            AccountError::InvalidUsername => Some("username"),
+            AccountError::WeakPassword => Some("password"),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The account service: registration, the caller's account, and sessions (login, refreshing
+//! and revoking tokens). Credentials themselves (argon2id hashes, signed access tokens, opaque
+//! refresh tokens, the login rate limiter) are [`crate::auth`]'s.
+//!
+//! # Layout
+//! - this file: [`Accounts`], registration and the caller's account;
+//! - [`sessions`]: login, refresh and logout, and the [`TokenPair`] they answer with;
+//! - [`error`] holds [`AccountError`].
+
+pub mod error;
+pub mod sessions;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::auth::{RateLimiter, TokenKeys, password};
+use crate::store::accounts::Account;
+use crate::store::{self, Db, StoreError};
+pub use error::AccountError;
+pub use sessions::{Login, RefreshRequest, TokenPair};
+
+/// A new account.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"username": "maya", "password": "correct horse battery"}))]
+pub struct NewAccount {
+    /// 3–32 characters of `A–Z a–z 0–9 _ -`, unique without regard to case.
+    pub username: String,
+    /// 8–256 characters.
+    pub password: String,
+}
+
+/// An account as its owner sees it.
+#[derive(Serialize, ToSchema)]
+#[schema(example = json!({"id": "0b6f7c1e-8a8e-4c35-9a55-3c1f3f0b9d11", "username": "maya", "created_at": 1795000000}))]
+pub struct AccountView {
+    /// The account's id (a UUID): the `sub` of its access tokens.
+    pub id: String,
+    /// As registered, in its case.
+    pub username: String,
+    /// Unix seconds.
+    pub created_at: i64,
+}
+
+impl From<Account> for AccountView {
+    fn from(account: Account) -> AccountView {
+        AccountView {
+            id: account.id,
+            username: account.username,
+            created_at: account.created_at,
+        }
+    }
+}
+
+/// The account service.
+#[derive(Debug)]
+pub struct Accounts {
+    db: Db,
+    keys: TokenKeys,
+    refresh_ttl_seconds: i64,
+    login_limiter: RateLimiter,
+}
+
+impl Accounts {
+    /// The service: tokens signed with `keys`, refresh tokens living `refresh_ttl_seconds`,
+    /// logins limited by `login_limiter`.
+    pub fn new(
+        db: Db,
+        keys: TokenKeys,
+        refresh_ttl_seconds: u64,
+        login_limiter: RateLimiter,
+    ) -> Accounts {
+        Accounts {
+            db,
+            keys,
+            refresh_ttl_seconds: refresh_ttl_seconds as i64,
+            login_limiter,
+        }
+    }
+
+    /// Registers an account.
+    pub async fn register(&self, request: NewAccount) -> Result<AccountView, AccountError> {
+        let NewAccount { username, password } = request;
+        check_username(&username)?;
+        check_password(&password)?;
+        let account = Account {
+            id: uuid::Uuid::new_v4().to_string(),
+            username,
+            password_hash: password::hash(password)
+                .await
+                .map_err(AccountError::Hashing)?,
+            created_at: store::now(),
+        };
+        match self.db.insert_account(&account).await {
+            Ok(()) => Ok(account.into()),
+            Err(StoreError::Conflict(_)) => Err(AccountError::UsernameTaken(account.username)),
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// The caller's account.
+    pub async fn profile(&self, account_id: &str) -> Result<AccountView, AccountError> {
+        let account = self
+            .db
+            .account_by_id(account_id)
+            .await?
+            .ok_or(AccountError::AccountNotFound)?;
+        Ok(account.into())
+    }
+}
+
+fn check_username(username: &str) -> Result<(), AccountError> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    if !(3..=32).contains(&username.len()) || !username.chars().all(allowed) {
+        return Err(AccountError::InvalidUsername);
+    }
+    Ok(())
+}
+
+fn check_password(password: &str) -> Result<(), AccountError> {
+    if !(8..=256).contains(&password.chars().count()) {
+        return Err(AccountError::WeakPassword);
+    }
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! `GET /v1/matches/{id}/replay` and `GET /v1/matches/{id}/export`.
+
+use actix_web::{get, web};
+
+use crate::http::error::{ApiError, Problem};
+use crate::http::extract::AuthUser;
+use crate::matches::export::MatchExport;
+use crate::matches::{MatchView, Matches, ReplayQuery};
+
+/// The view as it was after event `at`: from the caller's seat while the match runs (a
+/// spectator's for others), fully open, every hand shown, once it has ended.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id"), ReplayQuery),
+    responses(
+        (status = 200, description = "The view at `at`", body = MatchView),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`at` outside 0 … version", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/v1/matches/{id}/replay")]
+pub async fn get_replay(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+    query: web::Query<ReplayQuery>,
+) -> Result<web::Json<MatchView>, ApiError> {
+    Ok(web::Json(
+        matches
+            .replay(&id, &user.account_id, query.into_inner())
+            .await?,
+    ))
+}
+
+/// The whole log of a finished match with its revealed secret and client seeds, for
+/// `kings-corner verify` or any re-implementation of RULES.md §6. Its players may export any
+/// match they played; anyone may export a finished public match (as anyone may replay it).
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id")),
+    responses(
+        (status = 200, description = "The export", body = MatchExport),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_not_finished`: the secret stays secret until the end", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/v1/matches/{id}/export")]
+pub async fn export_match(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+) -> Result<web::Json<MatchExport>, ApiError> {
+    Ok(web::Json(matches.export(&id, &user.account_id).await?))
+}

@@ -1,0 +1,85 @@
+//! `GET /v1/matches/{id}/events` (long-poll) and `GET /v1/matches/{id}/stream` (Server-Sent
+//! Events).
+
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{HttpResponse, get, web};
+use futures_util::StreamExt;
+
+use crate::http::error::{ApiError, Problem};
+use crate::http::extract::{AuthUser, LastEventId};
+use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
+
+/// The caller's redacted feed of the log, long-polling up to `wait` seconds.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id"), FeedQuery),
+    responses(
+        (status = 200, description = "Events after `after`", body = EventsPage),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad `after` or `wait`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/v1/matches/{id}/events")]
+pub async fn get_events(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+    query: web::Query<FeedQuery>,
+) -> Result<web::Json<EventsPage>, ApiError> {
+    Ok(web::Json(
+        matches
+            .events(&id, &user.account_id, query.into_inner())
+            .await?,
+    ))
+}
+
+/// The same feed as Server-Sent Events (`id` = seq, `event` = the event's type), resumable
+/// with `Last-Event-ID`; a comment every 15 seconds keeps the connection open.
+#[utoipa::path(
+    tag = "matches",
+    params(
+        ("id" = String, Path, description = "Match id"),
+        ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this sequence number"),
+    ),
+    responses(
+        (status = 200, description = "`text/event-stream`; each `data:` is a `LoggedEvent`", content_type = "text/event-stream", body = String),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/v1/matches/{id}/stream")]
+pub async fn stream_events(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+    LastEventId(after): LastEventId,
+) -> Result<HttpResponse, ApiError> {
+    let feed = matches
+        .into_inner()
+        .follow(&id, &user.account_id, after)
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(feed.map(|item| Ok::<_, actix_web::Error>(frame(&item)))))
+}
+
+/// One Server-Sent Events frame.
+fn frame(item: &FeedItem) -> Bytes {
+    match item {
+        FeedItem::KeepAlive => Bytes::from_static(b": keep-alive\n\n"),
+        FeedItem::Event(logged) => {
+            let data = serde_json::to_value::<&LoggedEvent>(logged).expect("events serialise");
+            let kind = data["event"]["type"].as_str().unwrap_or("event");
+            Bytes::from(format!(
+                "id: {}\nevent: {kind}\ndata: {data}\n\n",
+                logged.seq
+            ))
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! `POST /v1/matches`, `GET /v1/matches`, `GET /v1/matches/{id}`, `POST …/join`, `POST …/leave`.
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, get, post, web};
+
+use crate::http::error::{ApiError, Problem};
+use crate::http::extract::AuthUser;
+use crate::matches::{CreateMatch, JoinMatch, ListQuery, MatchPage, MatchSummary, Matches};
+
+/// Create a match; the creator takes seat 0.
+#[utoipa::path(
+    tag = "matches",
+    request_body = CreateMatch,
+    responses(
+        (status = 201, description = "Created", body = MatchSummary),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid rules (`invalid_rules`, naming the option in `field`) or body", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/v1/matches")]
+pub async fn create_match(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    body: web::Json<CreateMatch>,
+) -> Result<HttpResponse, ApiError> {
+    let created = matches.create(&user.account_id, body.into_inner()).await?;
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/v1/matches/{}", created.id)))
+        .json(created))
+}
+
+/// List the open public lobby (default), the caller's matches (`mine=true`) or their inbox (`turn=mine`).
+#[utoipa::path(
+    tag = "matches",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page", body = MatchPage),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad cursor, limit or filter", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/v1/matches")]
+pub async fn list_matches(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    query: web::Query<ListQuery>,
+) -> Result<web::Json<MatchPage>, ApiError> {
+    Ok(web::Json(
+        matches.list(&user.account_id, query.into_inner()).await?,
+    ))
+}
+
+/// The public summary of a match.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id")),
+    responses(
+        (status = 200, description = "The summary", body = MatchSummary),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/v1/matches/{id}")]
+pub async fn get_match(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+) -> Result<web::Json<MatchSummary>, ApiError> {
+    Ok(web::Json(matches.summary(&id, &user.account_id).await?))
+}
+
+/// Take the lowest free seat; the match starts by itself when every seat is taken.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id")),
+    request_body = JoinMatch,
+    responses(
+        (status = 200, description = "Seated", body = MatchSummary),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match, or a wrong invite code", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`already_seated`, `match_full`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/v1/matches/{id}/join")]
+pub async fn join_match(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+    body: Option<web::Json<JoinMatch>>,
+) -> Result<web::Json<MatchSummary>, ApiError> {
+    let request = body.map(web::Json::into_inner).unwrap_or_default();
+    Ok(web::Json(
+        matches.join(&id, &user.account_id, request).await?,
+    ))
+}
+
+/// Give up a seat before the match starts.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id")),
+    responses(
+        (status = 204, description = "Left"),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_seated`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_started`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/v1/matches/{id}/leave")]
+pub async fn leave_match(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    matches.leave(&id, &user.account_id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

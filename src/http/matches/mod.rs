@@ -1,0 +1,29 @@
+//! The match endpoints, one file per concern, each handler a parse → one service call →
+//! respond:
+//! - [`lobby`]: create, list, summary, join, leave;
+//! - [`play`]: the private view (with `ETag`) and moves (with `Idempotency-Key`);
+//! - [`feed`]: the event feed, long-polled or as Server-Sent Events;
+//! - [`archive`]: replays and the verifiable export.
+
+pub mod archive;
+pub mod feed;
+pub mod lobby;
+pub mod play;
+
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers every match route.
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .service(lobby::create_match)
+        .service(lobby::list_matches)
+        .service(lobby::get_match)
+        .service(lobby::join_match)
+        .service(lobby::leave_match)
+        .service(play::get_view)
+        .service(play::post_move)
+        .service(feed::get_events)
+        .service(feed::stream_events)
+        .service(archive::get_replay)
+        .service(archive::export_match);
+}

@@ -1,0 +1,101 @@
+//! `GET /v1/matches/{id}/view` and `POST /v1/matches/{id}/moves`.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+
+use crate::http::error::{ApiError, Problem};
+use crate::http::extract::{AuthUser, Idempotency};
+use crate::matches::{MatchView, Matches, MoveRequest};
+
+/// The caller's private view (a spectator's view of a public match for others). Supports
+/// `ETag` / `If-None-Match`.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id")),
+    responses(
+        (status = 200, description = "The view", body = MatchView, headers(("ETag" = String, description = "Changes with every event"))),
+        (status = 304, description = "Unchanged since the given ETag"),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_not_started`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/v1/matches/{id}/view")]
+pub async fn get_view(
+    request: HttpRequest,
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let view = matches.view(&id, &user.account_id).await?;
+    let etag = format!(
+        "\"v{}-{}\"",
+        view.version,
+        view.view
+            .your_seat
+            .map_or("s".to_owned(), |seat| seat.to_string())
+    );
+    if matches_etag(&request, &etag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, etag))
+            .finish());
+    }
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, etag))
+        .insert_header((header::CACHE_CONTROL, "private, no-cache"))
+        .json(view))
+}
+
+/// Whether `If-None-Match` names `etag` (or `*`).
+fn matches_etag(request: &HttpRequest, etag: &str) -> bool {
+    request
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|tags| {
+            tags.split(',')
+                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+        })
+}
+
+/// Make a move. Nothing is written on any error. With an `Idempotency-Key` header, a retry with
+/// the same body gets the first answer again without a second move.
+#[utoipa::path(
+    tag = "matches",
+    params(
+        ("id" = String, Path, description = "Match id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Up to 128 characters; makes retries safe"),
+    ),
+    request_body = MoveRequest,
+    responses(
+        (status = 200, description = "Accepted: the new view", body = MatchView),
+        (status = 400, description = "`invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_a_player`: you have no seat in this match", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict` (with `current_version`) or `match_not_started`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Refused by the rules (the engine's code, e.g. `not_your_turn`, `does_not_fit`, and a sentence), a bad body, or `idempotency_key_reused` with another body", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/v1/matches/{id}/moves")]
+pub async fn post_move(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+    Idempotency(key): Idempotency,
+    body: web::Json<MoveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let answer = matches
+        .play(&id, &user.account_id, body.into_inner(), key)
+        .await?;
+    let mut response = HttpResponse::build(
+        actix_web::http::StatusCode::from_u16(answer.status)
+            .unwrap_or(actix_web::http::StatusCode::OK),
+    );
+    if answer.replayed {
+        response.insert_header(("Idempotent-Replayed", "true"));
+    }
+    Ok(response.content_type("application/json").body(answer.body))
+}

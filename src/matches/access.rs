@@ -1,0 +1,70 @@
+//! Who may see a match and who may act in it: the rules of access, in one place.
+//!
+//! Anyone may watch a public match; only its players see a private one, which is invisible
+//! (`not_found`) to everybody else. Only a seated player acts, and only from their own seat.
+
+use std::collections::HashMap;
+
+use super::MatchError;
+use crate::rules::Seat;
+use crate::store::matches::{MatchRow, SeatRow, Visibility};
+
+/// What stays fixed once a match has started: who sits where, who may watch, and whether the
+/// server ends forced turns. Kept with the match's cached state.
+#[derive(Debug)]
+pub struct Table {
+    public: bool,
+    seats: HashMap<String, Seat>,
+    /// Whether the server ends a turn whose only legal action is `end_turn`.
+    pub auto_end_turn: bool,
+}
+
+impl Table {
+    /// The table of a started match from its row and seats.
+    pub fn new(row: &MatchRow, seats: &[SeatRow]) -> Table {
+        Table::seated(
+            row.visibility == Visibility::Public,
+            row.auto_end_turn,
+            seats
+                .iter()
+                .map(|seat| (seat.account_id.clone(), seat.seat)),
+        )
+    }
+
+    /// A table of these `(account id, seat)` pairs.
+    pub fn seated(
+        public: bool,
+        auto_end_turn: bool,
+        seats: impl IntoIterator<Item = (String, Seat)>,
+    ) -> Table {
+        Table {
+            public,
+            seats: seats.into_iter().collect(),
+            auto_end_turn,
+        }
+    }
+
+    /// The caller's seat (`None` for a spectator), if they may see the match at all.
+    pub fn viewer(&self, account_id: &str) -> Result<Option<Seat>, MatchError> {
+        let seat = self.seats.get(account_id).copied();
+        visible(self.public, seat)
+    }
+}
+
+/// Whether a caller with `seat` (or none) may see a match of this row.
+pub fn check_visible(row: &MatchRow, seat: Option<Seat>) -> Result<Option<Seat>, MatchError> {
+    visible(row.visibility == Visibility::Public, seat)
+}
+
+fn visible(public: bool, seat: Option<Seat>) -> Result<Option<Seat>, MatchError> {
+    if seat.is_some() || public {
+        Ok(seat)
+    } else {
+        Err(MatchError::NotFound)
+    }
+}
+
+/// The seat the caller acts from.
+pub fn player(seat: Option<Seat>) -> Result<Seat, MatchError> {
+    seat.ok_or(MatchError::NotAPlayer)
+}

@@ -1,0 +1,101 @@
+//! Looking back: the table at any point of the log, and the verifiable export of a finished
+//! match.
+
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::export::{ExportEvent, ExportSeat, MatchExport};
+use super::{MatchError, MatchView, Matches};
+use crate::rules::EVENT_FORMAT_VERSION;
+use crate::store::matches::MatchStatus;
+
+/// Which point of the log to show.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ReplayQuery {
+    /// Show the table after event `at` (0 … version).
+    pub at: i64,
+}
+
+/// Events read at a time while exporting.
+const EXPORT_PAGE: i64 = 5000;
+
+impl Matches {
+    /// The table after event `at`: from the caller's seat while the match runs (a spectator's
+    /// view for others), fully open, every hand shown, once it has ended.
+    pub async fn replay(
+        &self,
+        match_id: &str,
+        account_id: &str,
+        query: ReplayQuery,
+    ) -> Result<MatchView, MatchError> {
+        let (read, seat) = self.read_row(match_id, account_id).await?;
+        let row = &read.row;
+        if !(0..=row.version).contains(&query.at) {
+            return Err(MatchError::invalid_query(
+                "at",
+                format!("at is 0 to {}", row.version),
+            ));
+        }
+        let state = self.state_at(row, query.at).await?;
+        Ok(if row.status == MatchStatus::Finished {
+            MatchView {
+                match_id: row.id.clone(),
+                version: query.at,
+                view: state.open_view(),
+            }
+        } else {
+            MatchView::of(&row.id, query.at, &state, seat)
+        })
+    }
+
+    /// The whole log of a finished match with its revealed secret and client seeds. Its players
+    /// may export any match they played; anyone may export a finished public match.
+    pub async fn export(
+        &self,
+        match_id: &str,
+        account_id: &str,
+    ) -> Result<MatchExport, MatchError> {
+        let (read, seats, _) = self.read_row_and_seats(match_id, account_id).await?;
+        let row = read.row;
+        if row.status != MatchStatus::Finished {
+            return Err(MatchError::NotFinished);
+        }
+        let secret = self
+            .db
+            .match_secret(&row.id)
+            .await?
+            .ok_or_else(|| MatchError::Corrupt("no secret".into()))?;
+        let mut events: Vec<ExportEvent> = Vec::new();
+        loop {
+            let after = events.last().map_or(0, |logged| logged.seq);
+            let page = self.recorded(&row.id, after, EXPORT_PAGE).await?;
+            if page.is_empty() {
+                break;
+            }
+            events.extend(page.into_iter().map(|recorded| ExportEvent {
+                seq: recorded.seq,
+                hash: recorded.hash,
+                event: recorded.event,
+            }));
+        }
+        Ok(MatchExport {
+            format: 1,
+            match_id: row.id,
+            rules: row.rules,
+            seats: seats
+                .into_iter()
+                .map(|seat| ExportSeat {
+                    seat: seat.seat,
+                    username: seat.username,
+                    client_seed: seat.client_seed,
+                })
+                .collect(),
+            commitment: row.commitment,
+            secret,
+            shuffle_version: row.shuffle_version,
+            event_format: EVENT_FORMAT_VERSION,
+            events,
+        })
+    }
+}

@@ -1,0 +1,121 @@
+//! [`MatchError`]: why the match service refused or failed, each refusal with a stable
+//! [`MatchError::code`] and a sentence for the player, as [`RuleError`] has. The HTTP layer
+//! maps them to statuses in one place (`http::error`).
+
+use crate::rules::{RuleError, RulesError};
+use crate::store::StoreError;
+
+/// Why a match operation was refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// No such match, or a private match the caller is not in: both look the same from outside.
+    #[error("There is no such match.")]
+    NotFound,
+    /// The caller watches this match but has no seat to act from.
+    #[error("You have no seat in this match.")]
+    NotAPlayer,
+    /// Leaving a match the caller has no seat in.
+    #[error("You have no seat in this match.")]
+    NotSeated,
+    /// The match waits for players: there is no table to see or act on yet.
+    #[error("The match waits for players.")]
+    NotStarted,
+    /// The shuffle secret stays secret until the end, so an export waits for it.
+    #[error("A match is exported once it has ended.")]
+    NotFinished,
+    /// Joining a match the caller already has a seat in.
+    #[error("You already have a seat in this match.")]
+    AlreadySeated,
+    /// Joining a match whose seats are all taken (or that has started).
+    #[error("Every seat of this match is taken.")]
+    MatchFull,
+    /// Leaving a match that has started: seats are fixed.
+    #[error("The match has started: seats are fixed.")]
+    MatchStarted,
+    /// The move was chosen from an older version of the match.
+    #[error("The match is at version {current}, not {expected}: fetch the view and try again.")]
+    VersionConflict {
+        /// The version the client sent.
+        expected: i64,
+        /// The match's version now.
+        current: i64,
+    },
+    /// The rules engine refused the action.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    /// The rules of a new match cannot be played.
+    #[error("{error}")]
+    InvalidRules {
+        /// The request field at fault: an option's name, or `seats`.
+        field: String,
+        /// What the rules engine refused.
+        error: RulesError,
+    },
+    /// A client seed longer than [`super::lobby::MAX_CLIENT_SEED`] characters.
+    #[error("A client seed is at most 128 characters.")]
+    InvalidClientSeed,
+    /// A query parameter out of its range, or not of its kind.
+    #[error("{detail}")]
+    InvalidQuery {
+        /// The parameter at fault.
+        parameter: &'static str,
+        /// Its allowed values, in words.
+        detail: String,
+    },
+    /// An `Idempotency-Key` that is empty, too long or not visible ASCII.
+    #[error("An Idempotency-Key is 1 to 128 visible ASCII characters.")]
+    InvalidIdempotencyKey,
+    /// An `Idempotency-Key` the caller already used for a different move.
+    #[error("This Idempotency-Key was used for another request.")]
+    IdempotencyKeyReused,
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The stored match cannot be read back: a bug or a corrupt database.
+    #[error("the stored match is corrupt: {0}")]
+    Corrupt(String),
+}
+
+impl MatchError {
+    /// The stable, machine-readable code of a refusal (`internal_error` or
+    /// `service_unavailable` for failures).
+    pub fn code(&self) -> &'static str {
+        match self {
+            MatchError::NotFound => "not_found",
+            MatchError::NotAPlayer => "not_a_player",
+            MatchError::NotSeated => "not_seated",
+            MatchError::NotStarted => "match_not_started",
+            MatchError::NotFinished => "match_not_finished",
+            MatchError::AlreadySeated => "already_seated",
+            MatchError::MatchFull => "match_full",
+            MatchError::MatchStarted => "match_started",
+            MatchError::VersionConflict { .. } => "version_conflict",
+            MatchError::Rule(rule) => rule.code(),
+            MatchError::InvalidRules { .. } => "invalid_rules",
+            MatchError::InvalidClientSeed => "invalid_client_seed",
+            MatchError::InvalidQuery { .. } => "invalid_query",
+            MatchError::InvalidIdempotencyKey => "invalid_idempotency_key",
+            MatchError::IdempotencyKeyReused => "idempotency_key_reused",
+            MatchError::Store(StoreError::Unavailable(_)) => "service_unavailable",
+            MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
+        }
+    }
+
+    /// The request field or parameter at fault, where one is.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            MatchError::InvalidRules { field, .. } => Some(field),
+            MatchError::InvalidClientSeed => Some("client_seed"),
+            MatchError::InvalidQuery { parameter, .. } => Some(parameter),
+            MatchError::IdempotencyKeyReused => Some("Idempotency-Key"),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn invalid_query(parameter: &'static str, detail: impl Into<String>) -> MatchError {
+        MatchError::InvalidQuery {
+            parameter,
+            detail: detail.into(),
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! The lobby: creating a match, listing matches, summaries, and seat changes (join, leave).
+//!
+//! A seat change locks its match for the length of one transaction ([`crate::store::seating`]),
+//! and the last join deals the first hand in that same transaction: a match is never full and
+//! not started, and never started with a seat empty.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::access;
+use super::cache::MatchState;
+use super::state::{advance, new_game};
+use super::{MatchError, MatchSummary, Matches};
+use crate::rules::{Rules, RulesError, Seat};
+use crate::store::matches::{Listing, MatchRow, MatchStatus, Visibility};
+use crate::store::seating::SeatChange;
+use crate::{random, rules, store};
+
+/// Longest client seed, in characters.
+pub const MAX_CLIENT_SEED: usize = 128;
+
+/// Most matches on one page of a listing.
+const MAX_PAGE: i64 = 100;
+
+/// A new match.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"rules": {"preset": "standard", "must_play": true}, "seats": 4, "visibility": "public", "client_seed": "my lucky seed"}))]
+pub struct CreateMatch {
+    /// A preset plus overrides (`{"preset": "night-one", "king_hold_penalty": 3}`); see `GET /v1/rules`.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub rules: serde_json::Value,
+    /// Number of seats (the `players` option); the creator takes seat 0.
+    pub seats: Option<u8>,
+    /// `public` (default) or `private`.
+    #[serde(default)]
+    pub visibility: Visibility,
+    /// Mixed into every hand's shuffle seed (at most 128 characters).
+    #[serde(default)]
+    pub client_seed: String,
+    /// Whether the server ends a turn whose only legal action is `end_turn` (default true).
+    #[serde(default = "yes")]
+    pub auto_end_turn: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Joining a match.
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"client_seed": "my lucky seed", "invite_code": "k2J9xQ0aPq1z"}))]
+pub struct JoinMatch {
+    /// Mixed into every hand's shuffle seed (at most 128 characters).
+    #[serde(default)]
+    pub client_seed: String,
+    /// Required for a private match.
+    pub invite_code: Option<String>,
+}
+
+/// Which matches to list.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// `true`: the caller's matches, newest first.
+    pub mine: Option<bool>,
+    /// `mine`: the caller's inbox, matches waiting for their move, longest-waiting first.
+    pub turn: Option<String>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+    /// Page size, 1–100 (default 20).
+    pub limit: Option<i64>,
+}
+
+/// A page of matches.
+#[derive(Serialize, ToSchema)]
+#[schema(example = json!({"matches": [], "next_cursor": null}))]
+pub struct MatchPage {
+    /// The matches.
+    pub matches: Vec<MatchSummary>,
+    /// Pass as `cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+impl Matches {
+    /// Creates a match with the creator in seat 0.
+    pub async fn create(
+        &self,
+        creator: &str,
+        request: CreateMatch,
+    ) -> Result<MatchSummary, MatchError> {
+        check_client_seed(&request.client_seed)?;
+        let rules = resolve_rules(request.rules, request.seats)?;
+        let secret = random::bytes::<32>();
+        let now = store::now();
+        let private = request.visibility == Visibility::Private;
+        let row = MatchRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            created_by: creator.to_owned(),
+            visibility: request.visibility,
+            invite_code: private.then(random::token::<9>),
+            seat_count: rules.players,
+            rules,
+            auto_end_turn: request.auto_end_turn,
+            status: MatchStatus::Open,
+            version: 0,
+            commitment: rules::shuffle::commitment(&secret),
+            shuffle_version: rules::shuffle::SHUFFLE_VERSION,
+            turn_seat: None,
+            turn_since: None,
+            winners: None,
+            created_at: now,
+            updated_at: now,
+        };
+        self.db
+            .insert_match(&row, &hex::encode(secret), &request.client_seed)
+            .await?;
+        let seats = self.db.seats(&row.id).await?;
+        Ok(MatchSummary::new(&row, &seats, true, None))
+    }
+
+    /// A page of the open public lobby, the caller's matches or their inbox.
+    pub async fn list(&self, account_id: &str, query: ListQuery) -> Result<MatchPage, MatchError> {
+        let listing = match (query.mine, query.turn.as_deref()) {
+            (_, Some("mine")) => Listing::Inbox,
+            (_, Some(_)) => {
+                return Err(MatchError::invalid_query("turn", "turn takes only `mine`"));
+            }
+            (Some(true), None) => Listing::Mine,
+            _ => Listing::Lobby,
+        };
+        let limit = query.limit.unwrap_or(20);
+        if !(1..=MAX_PAGE).contains(&limit) {
+            return Err(MatchError::invalid_query("limit", "limit is 1 to 100"));
+        }
+        let cursor = match &query.cursor {
+            None => None,
+            Some(cursor) => Some(decode_cursor(cursor).ok_or_else(|| {
+                MatchError::invalid_query("cursor", "not a cursor of this listing")
+            })?),
+        };
+        let rows = self
+            .db
+            .list_matches(listing, account_id, cursor, limit)
+            .await?;
+        let next_cursor = (rows.len() as i64 == limit)
+            .then(|| rows.last().map(|last| encode_cursor(listing, last)))
+            .flatten();
+        let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
+        let mut seats = self.db.seats_of(&ids).await?;
+        let matches = rows
+            .iter()
+            .map(|row| {
+                let seats = seats.remove(&row.id).unwrap_or_default();
+                let seated = store::matches::seat_of(&seats, account_id).is_some();
+                MatchSummary::new(row, &seats, seated, None)
+            })
+            .collect();
+        Ok(MatchPage {
+            matches,
+            next_cursor,
+        })
+    }
+
+    /// The summary of a match the caller may see, with running totals once it has started.
+    pub async fn summary(
+        &self,
+        match_id: &str,
+        account_id: &str,
+    ) -> Result<MatchSummary, MatchError> {
+        let (read, seats, seat) = self.read_row_and_seats(match_id, account_id).await?;
+        let totals = if read.row.version > 0 {
+            Some(self.load(&read).await?.state.totals().to_vec())
+        } else {
+            None
+        };
+        Ok(MatchSummary::new(&read.row, &seats, seat.is_some(), totals))
+    }
+
+    /// Seats the caller in the lowest free seat of an open match; the last seat taken deals the
+    /// first hand, in the same transaction.
+    pub async fn join(
+        &self,
+        match_id: &str,
+        account_id: &str,
+        request: JoinMatch,
+    ) -> Result<MatchSummary, MatchError> {
+        check_client_seed(&request.client_seed)?;
+        let mut change = self
+            .db
+            .lock_seats(match_id)
+            .await?
+            .ok_or(MatchError::NotFound)?;
+        let row = &change.row;
+        if row.visibility == Visibility::Private
+            && row.invite_code.as_deref() != request.invite_code.as_deref()
+        {
+            // A private match is invisible without its code.
+            return Err(MatchError::NotFound);
+        }
+        if store::matches::seat_of(&change.seats, account_id).is_some() {
+            return Err(MatchError::AlreadySeated);
+        }
+        let taken = change.seats.len();
+        if row.status != MatchStatus::Open || taken >= usize::from(row.seat_count) {
+            return Err(MatchError::MatchFull);
+        }
+        change
+            .take_seat(
+                taken as Seat,
+                account_id,
+                &request.client_seed,
+                store::now(),
+            )
+            .await?;
+        if change.seats.len() < usize::from(change.row.seat_count) {
+            change.commit().await?;
+        } else {
+            self.start(change).await?;
+        }
+        self.summary(match_id, account_id).await
+    }
+
+    /// Gives up the caller's seat in a match that has not started.
+    pub async fn leave(&self, match_id: &str, account_id: &str) -> Result<(), MatchError> {
+        let mut change = self
+            .db
+            .lock_seats(match_id)
+            .await?
+            .ok_or(MatchError::NotFound)?;
+        let seat = store::matches::seat_of(&change.seats, account_id);
+        access::check_visible(&change.row, seat)?;
+        if seat.is_none() {
+            return Err(MatchError::NotSeated);
+        }
+        if change.row.status != MatchStatus::Open {
+            return Err(MatchError::MatchStarted);
+        }
+        change.free_seat(account_id).await?;
+        change.commit().await?;
+        Ok(())
+    }
+
+    /// Deals the first hand of a match whose seats are all taken, and commits the seat change
+    /// that filled it together with the deal.
+    async fn start(&self, mut change: SeatChange) -> Result<(), MatchError> {
+        let secret = change.secret().await?;
+        let state = new_game(&change.row.rules, &secret, &change.seats)?;
+        let events = state.start()?;
+        let before = MatchState {
+            table: std::sync::Arc::new(access::Table::new(&change.row, &change.seats)),
+            state,
+            version: 0,
+            last_hash: String::new(),
+        };
+        let (started, append) = advance(&change.row.id, &before, events, store::now())?;
+        let verified = self.notifier.checkpoint();
+        if !change.append(&append).await? {
+            return Err(MatchError::Corrupt(
+                "a match locked for its start had moved on".into(),
+            ));
+        }
+        let match_id = change.row.id.clone();
+        change.commit().await?;
+        self.remember(&match_id, started, verified);
+        Ok(())
+    }
+}
+
+/// Refuses a client seed longer than [`MAX_CLIENT_SEED`] characters.
+fn check_client_seed(seed: &str) -> Result<(), MatchError> {
+    if seed.chars().count() > MAX_CLIENT_SEED {
+        return Err(MatchError::InvalidClientSeed);
+    }
+    Ok(())
+}
+
+/// Rules from a preset plus overrides, with `seats` as the `players` option.
+fn resolve_rules(spec: serde_json::Value, seats: Option<u8>) -> Result<Rules, MatchError> {
+    let mut spec = match spec {
+        serde_json::Value::Null => serde_json::json!({}),
+        other => other,
+    };
+    if let (Some(seats), Some(fields)) = (seats, spec.as_object_mut()) {
+        if fields
+            .get("players")
+            .is_some_and(|players| players != &serde_json::json!(seats))
+        {
+            return Err(MatchError::InvalidRules {
+                field: "seats".into(),
+                error: RulesError {
+                    option: "seats".into(),
+                    message: "does not match rules.players".into(),
+                },
+            });
+        }
+        fields.insert("players".into(), seats.into());
+    }
+    Rules::resolve(&spec).map_err(|error| MatchError::InvalidRules {
+        field: if error.option == "players" && seats.is_some() {
+            "seats".to_owned()
+        } else {
+            error.option.clone()
+        },
+        error,
+    })
+}
+
+/// A listing's cursor: the last row's sort key and id, opaque to clients.
+fn encode_cursor(listing: Listing, last: &MatchRow) -> String {
+    let key = match listing {
+        Listing::Inbox => last.turn_since.unwrap_or(0),
+        Listing::Lobby | Listing::Mine => last.created_at,
+    };
+    URL_SAFE_NO_PAD.encode(format!("{key}:{}", last.id))
+}
+
+fn decode_cursor(cursor: &str) -> Option<(i64, String)> {
+    let text = String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()?;
+    let (key, id) = text.split_once(':')?;
+    Some((key.parse().ok()?, id.to_owned()))
+}

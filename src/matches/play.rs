@@ -1,0 +1,163 @@
+//! The private view of a match and checked moves.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::access;
+use super::cache::MatchState;
+use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
+use super::state::{Intent, advance};
+use super::{MatchError, Matches};
+use crate::rules::{Action, GameState, RuleError, Seat, Status, View};
+use crate::store;
+
+/// A view of the table with the match's version.
+#[derive(Serialize, ToSchema)]
+#[schema(example = json!({
+    "match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "version": 2, "status": "playing", "hand_number": 1,
+    "your_seat": 0, "hand": ["4C", "QC", "10D", "KD", "AH", "4H", "AS"],
+    "piles": {"N": ["JS"], "E": ["KC"], "S": ["3C"], "W": ["8S"], "NE": [], "SE": [], "SW": [], "NW": []},
+    "foundations": null, "stock_count": 34,
+    "seats": [
+        {"seat": 0, "hand_count": 7, "hand_penalties": 0, "total": 0, "hands_won": 0, "claimed_corners": 0, "in_game": true, "chips": null},
+        {"seat": 1, "hand_count": 7, "hand_penalties": 0, "total": 0, "hands_won": 0, "claimed_corners": 0, "in_game": true, "chips": null}
+    ],
+    "turn": 0, "dealer": 1, "turn_progress": {"actions": 0, "drew": false, "played": false}, "pot": null,
+    "last_hand": null, "winners": null,
+    "legal_actions": [
+        {"type": "play", "card": "10D", "to": "N"}, {"type": "play", "card": "KD", "to": "NE"},
+        {"type": "move", "from": "E", "to": "NE"}, {"type": "end_turn"}
+    ]
+}))]
+pub struct MatchView {
+    /// The match's id.
+    pub match_id: String,
+    /// The log's length this view reflects; send it as `expected_version` with a move.
+    pub version: i64,
+    /// The table.
+    #[serde(flatten)]
+    pub view: View,
+}
+
+impl MatchView {
+    /// What `seat` sees of `state` (a spectator's view for `None`).
+    pub(super) fn of(match_id: &str, version: i64, state: &GameState, seat: Option<Seat>) -> Self {
+        MatchView {
+            match_id: match_id.to_owned(),
+            version,
+            view: match seat {
+                Some(seat) => state.view(seat),
+                None => state.spectator_view(),
+            },
+        }
+    }
+}
+
+/// A move.
+#[derive(Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"expected_version": 12, "action": {"type": "play", "card": "7H", "to": "N"}}))]
+pub struct MoveRequest {
+    /// The `version` of the view the move was chosen from.
+    pub expected_version: i64,
+    /// The action, exactly as RULES.md §4 and `legal_actions` write it.
+    pub action: Action,
+}
+
+impl Matches {
+    /// The caller's private view of a started match (a spectator's view of a public match for
+    /// those without a seat).
+    pub async fn view(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
+        let seen = self.current(match_id, account_id, Intent::Watch).await?;
+        let current = &seen.current;
+        Ok(MatchView::of(
+            match_id,
+            current.version,
+            &current.state,
+            seen.seat,
+        ))
+    }
+
+    /// Plays a move for the caller's seat if the match is at `expected_version`; nothing is
+    /// written on any refusal. With a key, a retry of the same move gets the first answer again.
+    pub async fn play(
+        &self,
+        match_id: &str,
+        account_id: &str,
+        request: MoveRequest,
+        key: Option<IdempotencyKey>,
+    ) -> Result<MoveAnswer, MatchError> {
+        let intent = Intent::Act {
+            expected_version: request.expected_version,
+        };
+        let seen = self.current(match_id, account_id, intent).await?;
+        let seat = access::player(seen.seat)?;
+        let idempotent = key.map(|key| Idempotent::new(account_id, key, &request));
+        if let Some(idempotent) = &idempotent
+            && let Some(kept) = self.kept_answer(match_id, idempotent).await?
+        {
+            return Ok(kept);
+        }
+        match self
+            .decide_and_append(match_id, seat, request, &seen.current, idempotent.as_ref())
+            .await
+        {
+            // A concurrent retry with the same key may have won the race: answer as it did.
+            Err(MatchError::VersionConflict { expected, current }) => {
+                if let Some(idempotent) = &idempotent
+                    && let Some(kept) = self.kept_answer(match_id, idempotent).await?
+                {
+                    return Ok(kept);
+                }
+                Err(MatchError::VersionConflict { expected, current })
+            }
+            outcome => outcome,
+        }
+    }
+
+    async fn decide_and_append(
+        &self,
+        match_id: &str,
+        seat: Seat,
+        request: MoveRequest,
+        current: &MatchState,
+        idempotent: Option<&Idempotent>,
+    ) -> Result<MoveAnswer, MatchError> {
+        if current.state.status() != Status::Playing {
+            return Err(RuleError::HandOver.into());
+        }
+        if current.version != request.expected_version {
+            return Err(MatchError::VersionConflict {
+                expected: request.expected_version,
+                current: current.version,
+            });
+        }
+        let events = current.state.decide(seat, request.action)?;
+        let (next, mut append) = advance(match_id, current, events, store::now())?;
+        let view = MatchView::of(match_id, next.version, &next.state, Some(seat));
+        let body = serde_json::to_string(&view).expect("views serialise");
+        append.kept = idempotent.map(|idempotent| idempotent.keep(200, &body));
+        // Taken before the write: if the listener reconnects meanwhile, the state is rechecked.
+        let verified = self.notifier.checkpoint();
+        if !self.db.append_events(append).await? {
+            let current = self
+                .db
+                .match_version(match_id)
+                .await?
+                .unwrap_or(current.version);
+            // Should the announcement of that newer version have been lost, the cache now
+            // knows better than to serve the older one.
+            self.notifier.learned(match_id, current);
+            return Err(MatchError::VersionConflict {
+                expected: request.expected_version,
+                current,
+            });
+        }
+        self.remember(match_id, next, verified);
+        Ok(MoveAnswer {
+            status: 200,
+            body,
+            replayed: false,
+        })
+    }
+}

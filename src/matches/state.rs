@@ -1,0 +1,264 @@
+//! A match's current state as one account may see it, and the step from decided events to the
+//! writes that record them.
+//!
+//! The state cache answers when the notifier knows it holds the newest version; otherwise the
+//! database is asked for the row, and the cached state is brought to the row's version from the
+//! log. The moment a read from the database began (its checkpoint) travels with the row it read
+//! ([`ReadRow`]), so a state is only ever confirmed as of a read that preceded it.
+
+use std::sync::Arc;
+
+use super::access::{self, Table};
+use super::cache::MatchState;
+use super::log::{self, Recorded};
+use super::notify::Checkpoint;
+use super::{MatchError, Matches};
+use crate::rules::{Action, Event, GameState, Rules, Seat, Setup, Status};
+use crate::store::append::{Append, ReadModel};
+use crate::store::matches::{MatchRow, MatchStatus, SeatRow, seat_of};
+
+/// Most forced `end_turn`s taken automatically after one move (a safety bound).
+const MAX_AUTOMATIC_TURNS: usize = 10_000;
+
+/// A match row read from the database, with the moment the read began.
+pub(super) struct ReadRow {
+    pub row: MatchRow,
+    checkpoint: Checkpoint,
+}
+
+/// Why the caller wants a match's state: to watch it, or to act in it from their seat on the
+/// version they saw.
+#[derive(Clone, Copy)]
+pub(super) enum Intent {
+    Watch,
+    Act { expected_version: i64 },
+}
+
+/// A started match at its newest version, and the caller's seat in it (`None`: a spectator).
+pub(super) struct Seen {
+    pub current: Arc<MatchState>,
+    pub seat: Option<Seat>,
+}
+
+impl Matches {
+    /// The match's row and the caller's seat, if the caller may see it; one round trip.
+    pub(super) async fn read_row(
+        &self,
+        match_id: &str,
+        account_id: &str,
+    ) -> Result<(ReadRow, Option<Seat>), MatchError> {
+        let checkpoint = self.notifier.checkpoint();
+        let (row, seat) = self
+            .db
+            .match_and_seat(match_id, account_id)
+            .await?
+            .ok_or(MatchError::NotFound)?;
+        let seat = access::check_visible(&row, seat)?;
+        Ok((ReadRow { row, checkpoint }, seat))
+    }
+
+    /// The row and its seats, if the caller may see the match.
+    pub(super) async fn read_row_and_seats(
+        &self,
+        match_id: &str,
+        account_id: &str,
+    ) -> Result<(ReadRow, Vec<SeatRow>, Option<Seat>), MatchError> {
+        let checkpoint = self.notifier.checkpoint();
+        let row = self
+            .db
+            .match_by_id(match_id)
+            .await?
+            .ok_or(MatchError::NotFound)?;
+        let seats = self.db.seats(match_id).await?;
+        let seat = access::check_visible(&row, seat_of(&seats, account_id))?;
+        Ok((ReadRow { row, checkpoint }, seats, seat))
+    }
+
+    /// The started match at its newest version as the caller sees it. To act, the caller needs
+    /// a seat, and the cache answers only at the version the caller saw (otherwise the
+    /// database has the last word).
+    pub(super) async fn current(
+        &self,
+        match_id: &str,
+        account_id: &str,
+        intent: Intent,
+    ) -> Result<Seen, MatchError> {
+        if let Some((current, verified)) = self.cache.get(match_id)
+            && match intent {
+                Intent::Watch => true,
+                Intent::Act { expected_version } => expected_version == current.version,
+            }
+            && self
+                .notifier
+                .is_current(match_id, current.version, verified)
+        {
+            let seat = current.table.viewer(account_id)?;
+            if let Intent::Act { .. } = intent {
+                access::player(seat)?;
+            }
+            return Ok(Seen { current, seat });
+        }
+        let (read, seat) = self.read_row(match_id, account_id).await?;
+        if let Intent::Act { .. } = intent {
+            access::player(seat)?;
+        }
+        if read.row.status == MatchStatus::Open {
+            return Err(MatchError::NotStarted);
+        }
+        let current = self.load(&read).await?;
+        Ok(Seen { current, seat })
+    }
+
+    /// The started match at (at least) the version of `read`: the cached state, brought forward
+    /// from the log when it is behind, or folded afresh.
+    pub(super) async fn load(&self, read: &ReadRow) -> Result<Arc<MatchState>, MatchError> {
+        let row = &read.row;
+        let mut next = match self.cache.get(&row.id) {
+            Some((cached, _)) if cached.version > row.version => return Ok(cached),
+            Some((cached, _)) if cached.version == row.version => {
+                self.cache.put(&row.id, cached.clone(), read.checkpoint);
+                return Ok(cached);
+            }
+            Some((cached, _)) => (*cached).clone(),
+            None => self.fresh(row).await?,
+        };
+        for recorded in self
+            .recorded(&row.id, next.version, row.version - next.version)
+            .await?
+        {
+            next.state.apply(&recorded.event);
+            next.version = recorded.seq;
+            next.last_hash = recorded.hash;
+        }
+        let current = Arc::new(next);
+        self.cache.put(&row.id, current.clone(), read.checkpoint);
+        Ok(current)
+    }
+
+    /// The state after the first `at` events, folded afresh (for replays).
+    pub(super) async fn state_at(&self, row: &MatchRow, at: i64) -> Result<GameState, MatchError> {
+        let mut state = self.fresh(row).await?.state;
+        for recorded in self.recorded(&row.id, 0, at).await? {
+            state.apply(&recorded.event);
+        }
+        Ok(state)
+    }
+
+    /// A started match before its first event.
+    async fn fresh(&self, row: &MatchRow) -> Result<MatchState, MatchError> {
+        let seats = self.db.seats(&row.id).await?;
+        let secret = self
+            .db
+            .match_secret(&row.id)
+            .await?
+            .ok_or_else(|| MatchError::Corrupt("no secret".into()))?;
+        Ok(MatchState {
+            table: Arc::new(Table::new(row, &seats)),
+            state: new_game(&row.rules, &secret, &seats)?,
+            version: 0,
+            last_hash: String::new(),
+        })
+    }
+
+    /// Events `after + 1 …` of the log, at most `limit`, read back.
+    pub(super) async fn recorded(
+        &self,
+        match_id: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<Recorded>, MatchError> {
+        self.db
+            .events(match_id, after, limit)
+            .await?
+            .into_iter()
+            .map(log::decode)
+            .collect()
+    }
+
+    /// Caches a match just written and tells every waiting reader (here and, on PostgreSQL, in
+    /// the other processes). `verified` must precede the write.
+    pub(super) fn remember(&self, match_id: &str, written: MatchState, verified: Checkpoint) {
+        let version = written.version;
+        self.cache.put(match_id, Arc::new(written), verified);
+        self.notifier.announce(match_id, version);
+    }
+}
+
+/// A match not started yet, from its rules, hex secret and seats.
+pub(super) fn new_game(
+    rules: &Rules,
+    secret_hex: &str,
+    seats: &[SeatRow],
+) -> Result<GameState, MatchError> {
+    let secret: [u8; 32] = hex::decode(secret_hex)
+        .ok()
+        .and_then(|bytes| bytes.try_into().ok())
+        .ok_or_else(|| MatchError::Corrupt("bad secret".into()))?;
+    let mut client_seeds = vec![String::new(); usize::from(rules.players)];
+    for seat in seats {
+        if let Some(slot) = client_seeds.get_mut(usize::from(seat.seat)) {
+            slot.clone_from(&seat.client_seed);
+        }
+    }
+    GameState::new(Setup {
+        rules: rules.clone(),
+        secret,
+        client_seeds,
+    })
+    .map_err(|error| MatchError::Corrupt(error.to_string()))
+}
+
+/// Decided events applied, plus the forced `end_turn`s that follow them when the table takes
+/// those automatically: the match after them, and the append that records them.
+pub(super) fn advance(
+    match_id: &str,
+    current: &MatchState,
+    mut events: Vec<Event>,
+    now: i64,
+) -> Result<(MatchState, Append), MatchError> {
+    let mut next = current.clone();
+    let turn_before = next.state.turn();
+    for event in &events {
+        next.state.apply(event);
+    }
+    if next.table.auto_end_turn {
+        for _ in 0..MAX_AUTOMATIC_TURNS {
+            let Some(seat) = next.state.turn() else {
+                break;
+            };
+            if next.state.legal_actions(seat) != [Action::EndTurn] {
+                break;
+            }
+            let forced = next.state.decide(seat, Action::EndTurn)?;
+            for event in &forced {
+                next.state.apply(event);
+            }
+            events.extend(forced);
+        }
+    }
+    let stored = log::encode(current.version, &mut next.last_hash, &events);
+    next.version = current.version + stored.len() as i64;
+    let state = &next.state;
+    let model = ReadModel {
+        status: match state.status() {
+            Status::NotStarted => MatchStatus::Open,
+            Status::Playing => MatchStatus::Playing,
+            Status::Finished => MatchStatus::Finished,
+        },
+        turn_seat: state.turn(),
+        turn_changed: state.turn() != turn_before
+            || events
+                .iter()
+                .any(|event| matches!(event, Event::TurnStarted { .. })),
+        winners: state.winners().map(<[Seat]>::to_vec),
+    };
+    let append = Append {
+        match_id: match_id.to_owned(),
+        expected_version: current.version,
+        events: stored,
+        model,
+        kept: None,
+        now,
+    };
+    Ok((next, append))
+}

@@ -1,0 +1,28 @@
+-- PostgreSQL: every append of a batch in one statement (data-modifying CTEs are atomic). The
+-- rows come as three JSON arrays, so the statement is fixed and prepared once per connection
+-- whatever the batch holds. A match's row is updated only if it is still at the version its
+-- move was decided at; its events and kept response are written only with its row. Returns the
+-- matches whose appends were written.
+WITH moves AS (
+    SELECT * FROM json_to_recordset($1::json) AS m (id TEXT, expected BIGINT, version BIGINT,
+        status TEXT, turn_seat BIGINT, turn_changed BOOLEAN, winners TEXT, now BIGINT)
+), updated AS (
+    UPDATE matches SET version = moves.version, status = moves.status,
+        turn_seat = moves.turn_seat,
+        turn_since = CASE WHEN moves.turn_changed THEN moves.now ELSE matches.turn_since END,
+        winners = moves.winners, updated_at = moves.now
+    FROM moves WHERE matches.id = moves.id AND matches.version = moves.expected
+    RETURNING matches.id, moves.now
+), inserted AS (
+    INSERT INTO match_events (match_id, seq, event, hash, created_at)
+    SELECT e.id, e.seq, e.event, e.hash, updated.now
+    FROM json_to_recordset($2::json) AS e (id TEXT, seq BIGINT, event TEXT, hash TEXT)
+    JOIN updated ON updated.id = e.id
+), kept AS (
+    INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at)
+    SELECT k.account_id, k.match_id, k.key, k.request_hash, k.status, k.response, updated.now
+    FROM json_to_recordset($3::json) AS k (account_id TEXT, match_id TEXT, key TEXT,
+        request_hash TEXT, status BIGINT, response TEXT)
+    JOIN updated ON updated.id = k.match_id
+)
+SELECT id FROM updated

@@ -1,0 +1,121 @@
+//! Writing an accepted move: its events, the read model after them and, when the move came with
+//! an idempotency key, the response kept for retries, all or nothing, and only if the match is
+//! still at the version the move was decided at. A move that lost that race writes nothing and
+//! is told so (`Ok(false)`), as is one whose events or key a unique constraint refuses.
+//!
+//! - `sqlite`: one transaction per append (SQLite has one writer at a time anyway).
+//! - [`postgres`]: one writer task per process gathers concurrent appends into one statement
+//!   and one commit (group commit); a batch of one is the same statement.
+
+pub mod postgres;
+mod sqlite;
+
+use sqlx::{AnyConnection, Row};
+
+use super::matches::{MatchStatus, StoredEvent};
+use super::{Backend, Db, StoreError};
+use crate::rules::Seat;
+pub use postgres::{Batcher, Statistics};
+
+/// What an accepted move changes in the match's row.
+#[derive(Clone, Debug)]
+pub struct ReadModel {
+    /// The status after the move.
+    pub status: MatchStatus,
+    /// Whose turn it is now.
+    pub turn_seat: Option<Seat>,
+    /// Whether the turn changed hands (the inbox orders by when the turn began).
+    pub turn_changed: bool,
+    /// Set when the move ended the match.
+    pub winners: Option<Vec<Seat>>,
+}
+
+/// A response kept under an idempotency key, so that a retry of the same request gets it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptResponse {
+    /// Keys belong to an account, per match.
+    pub account_id: String,
+    /// The client's `Idempotency-Key`.
+    pub key: String,
+    /// Hex SHA-256 of the request it answered: the same key with another request is refused.
+    pub request_hash: String,
+    /// The HTTP status it was answered with.
+    pub status: u16,
+    /// The body it was answered with.
+    pub body: String,
+}
+
+/// One accepted move's writes.
+#[derive(Debug)]
+pub struct Append {
+    /// The match.
+    pub match_id: String,
+    /// The version the move was decided at; the append writes nothing if the match moved on.
+    pub expected_version: i64,
+    /// Its events, numbered from `expected_version + 1`.
+    pub events: Vec<StoredEvent>,
+    /// The read model after them.
+    pub model: ReadModel,
+    /// The response to keep, for a move sent with an idempotency key.
+    pub kept: Option<KeptResponse>,
+    /// Unix seconds.
+    pub now: i64,
+}
+
+impl Append {
+    /// The match's version once written.
+    pub fn new_version(&self) -> i64 {
+        self.expected_version + self.events.len() as i64
+    }
+}
+
+impl Db {
+    /// Appends atomically if the match is still at `expected_version`; `Ok(false)`, writing
+    /// nothing, when another writer got there first or a unique key refused the write.
+    pub async fn append_events(&self, append: Append) -> Result<bool, StoreError> {
+        match &self.batcher {
+            Some(batcher) => batcher.append(append).await,
+            None => sqlite::append_alone(self, &append).await,
+        }
+    }
+
+    /// The response kept under an idempotency key.
+    pub async fn kept_response(
+        &self,
+        account_id: &str,
+        match_id: &str,
+        key: &str,
+    ) -> Result<Option<KeptResponse>, StoreError> {
+        let row = sqlx::query(
+            "SELECT request_hash, status, response FROM idempotency_keys WHERE account_id = $1 AND match_id = $2 AND key = $3",
+        )
+        .bind(account_id)
+        .bind(match_id)
+        .bind(key)
+        .fetch_optional(self.pool())
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let status: i64 = row.try_get("status")?;
+        Ok(Some(KeptResponse {
+            account_id: account_id.to_owned(),
+            key: key.to_owned(),
+            request_hash: row.try_get("request_hash")?,
+            status: u16::try_from(status)
+                .map_err(|_| StoreError::Corrupt(format!("kept status {status}")))?,
+            body: row.try_get("response")?,
+        }))
+    }
+}
+
+/// Appends inside a transaction the caller holds (a match starting as its last seat is taken);
+/// the same writes and the same refusals as [`Db::append_events`].
+pub(super) async fn append_in(
+    connection: &mut AnyConnection,
+    backend: Backend,
+    append: &Append,
+) -> Result<bool, StoreError> {
+    match backend {
+        Backend::Sqlite => sqlite::write(connection, append).await,
+        Backend::Postgres => postgres::write_one(connection, append).await,
+    }
+}

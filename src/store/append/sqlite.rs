@@ -1,0 +1,107 @@
+//! SQLite: an append is one write transaction.
+
+use sqlx::AnyConnection;
+
+use super::Append;
+use crate::store::{Db, StoreError};
+
+/// One append in a transaction of its own.
+pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, StoreError> {
+    let mut transaction = db.begin_write().await?;
+    // A unique key refusing a write (a lost race on `seq`, an idempotency key already kept) is
+    // a refusal like a stale version: nothing is written.
+    match write(&mut transaction, append).await {
+        Ok(true) => {
+            transaction.commit().await?;
+            Ok(true)
+        }
+        Ok(false) | Err(StoreError::Conflict(_)) => {
+            transaction.rollback().await?;
+            Ok(false)
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// An append's writes inside the caller's transaction; `false` when the match is not at the
+/// expected version.
+pub(super) async fn write(
+    connection: &mut AnyConnection,
+    append: &Append,
+) -> Result<bool, StoreError> {
+    let Append {
+        match_id,
+        expected_version,
+        events,
+        model,
+        kept,
+        now,
+    } = append;
+    let updated = sqlx::query(
+        "UPDATE matches SET version = $1, status = $2, turn_seat = $3, \
+         turn_since = CASE WHEN $4 = 1 THEN $5 ELSE turn_since END, winners = $6, updated_at = $5 \
+         WHERE id = $7 AND version = $8",
+    )
+    .bind(append.new_version())
+    .bind(model.status.as_str())
+    .bind(model.turn_seat.map(i64::from))
+    .bind(i64::from(model.turn_changed))
+    .bind(*now)
+    .bind(
+        model
+            .winners
+            .as_ref()
+            .map(|winners| serde_json::to_string(winners).expect("seats serialise")),
+    )
+    .bind(match_id)
+    .bind(*expected_version)
+    .execute(&mut *connection)
+    .await?;
+    if updated.rows_affected() != 1 {
+        return Ok(false);
+    }
+    // One multi-row INSERT: the primary key (match_id, seq) refuses a lost race.
+    let rows: Vec<String> = (0..events.len())
+        .map(|index| {
+            let base = index * 5;
+            format!(
+                "(${}, ${}, ${}, ${}, ${})",
+                base + 1,
+                base + 2,
+                base + 3,
+                base + 4,
+                base + 5
+            )
+        })
+        .collect();
+    let insert = format!(
+        "INSERT INTO match_events (match_id, seq, event, hash, created_at) VALUES {}",
+        rows.join(", ")
+    );
+    let mut query = sqlx::query(&insert);
+    for event in events {
+        query = query
+            .bind(match_id)
+            .bind(event.seq)
+            .bind(&event.event)
+            .bind(&event.hash)
+            .bind(*now);
+    }
+    query.execute(&mut *connection).await?;
+    if let Some(kept) = kept {
+        sqlx::query(
+            "INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&kept.account_id)
+        .bind(match_id)
+        .bind(&kept.key)
+        .bind(&kept.request_hash)
+        .bind(i64::from(kept.status))
+        .bind(&kept.body)
+        .bind(*now)
+        .execute(&mut *connection)
+        .await?;
+    }
+    Ok(true)
+}

@@ -1,0 +1,143 @@
+//! Seat changes under a lock on their match: a join, a leave, and the start that the last join
+//! brings, each one transaction. While one change holds the lock, every other change of the same
+//! match waits, so two of them can never both act on the seats they read (a leave racing the
+//! last join, four leaves at once).
+//!
+//! On PostgreSQL the match's row is locked (`SELECT … FOR UPDATE`); on SQLite the transaction
+//! takes the database's write lock when it begins (`BEGIN IMMEDIATE`).
+
+use sqlx::{Any, Row, Transaction};
+
+use super::append::{self, Append};
+use super::matches::{MATCH_COLUMNS, MatchRow, SeatRow, match_from_row, seat_from_row, seat_of};
+use super::{Backend, Db, StoreError};
+use crate::rules::Seat;
+
+/// A match locked for a change of its seats. Dropping it without [`SeatChange::commit`] rolls
+/// every change back.
+pub struct SeatChange {
+    transaction: Transaction<'static, Any>,
+    backend: Backend,
+    /// The match as it is under the lock.
+    pub row: MatchRow,
+    /// Its taken seats under the lock, in seat order.
+    pub seats: Vec<SeatRow>,
+}
+
+impl Db {
+    /// Locks a match for a change of seats; `None` when there is no such match.
+    pub async fn lock_seats(&self, match_id: &str) -> Result<Option<SeatChange>, StoreError> {
+        let mut transaction = self.begin_write().await?;
+        let lock = match self.backend() {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1{lock}"
+        ))
+        .bind(match_id)
+        .fetch_optional(&mut *transaction)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let row = match_from_row(&row)?;
+        let seats = sqlx::query(
+            "SELECT s.seat, s.account_id, a.username, s.client_seed FROM match_seats s \
+             JOIN accounts a ON a.id = s.account_id WHERE s.match_id = $1 ORDER BY s.seat",
+        )
+        .bind(match_id)
+        .fetch_all(&mut *transaction)
+        .await?
+        .iter()
+        .map(seat_from_row)
+        .collect::<Result<_, _>>()?;
+        Ok(Some(SeatChange {
+            transaction,
+            backend: self.backend(),
+            row,
+            seats,
+        }))
+    }
+}
+
+impl SeatChange {
+    /// Seats `account_id` in `seat`.
+    pub async fn take_seat(
+        &mut self,
+        seat: Seat,
+        account_id: &str,
+        client_seed: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at) VALUES ($1, $2, $3, $4, $5)")
+            .bind(&self.row.id)
+            .bind(i64::from(seat))
+            .bind(account_id)
+            .bind(client_seed)
+            .bind(now)
+            .execute(&mut *self.transaction)
+            .await?;
+        let username: String = sqlx::query("SELECT username FROM accounts WHERE id = $1")
+            .bind(account_id)
+            .fetch_one(&mut *self.transaction)
+            .await?
+            .try_get("username")?;
+        self.seats.push(SeatRow {
+            seat,
+            account_id: account_id.to_owned(),
+            username,
+            client_seed: client_seed.to_owned(),
+        });
+        Ok(())
+    }
+
+    /// Frees `account_id`'s seat; later seats move down one, and a match left with nobody is
+    /// deleted.
+    pub async fn free_seat(&mut self, account_id: &str) -> Result<(), StoreError> {
+        let Some(freed) = seat_of(&self.seats, account_id) else {
+            return Ok(());
+        };
+        sqlx::query("DELETE FROM match_seats WHERE match_id = $1 AND seat = $2")
+            .bind(&self.row.id)
+            .bind(i64::from(freed))
+            .execute(&mut *self.transaction)
+            .await?;
+        self.seats.retain(|seat| seat.seat != freed);
+        // One row at a time, lowest first, so (match_id, seat) stays unique throughout.
+        for later in self.seats.iter_mut().filter(|seat| seat.seat > freed) {
+            sqlx::query("UPDATE match_seats SET seat = $1 WHERE match_id = $2 AND seat = $3")
+                .bind(i64::from(later.seat - 1))
+                .bind(&self.row.id)
+                .bind(i64::from(later.seat))
+                .execute(&mut *self.transaction)
+                .await?;
+            later.seat -= 1;
+        }
+        if self.seats.is_empty() {
+            sqlx::query("DELETE FROM matches WHERE id = $1")
+                .bind(&self.row.id)
+                .execute(&mut *self.transaction)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The match's shuffle secret (hex).
+    pub async fn secret(&mut self) -> Result<String, StoreError> {
+        let row = sqlx::query("SELECT secret FROM match_secrets WHERE match_id = $1")
+            .bind(&self.row.id)
+            .fetch_one(&mut *self.transaction)
+            .await?;
+        Ok(row.try_get("secret")?)
+    }
+
+    /// Appends the match's first events (its start) in the same transaction as the seats.
+    pub async fn append(&mut self, append: &Append) -> Result<bool, StoreError> {
+        append::append_in(&mut self.transaction, self.backend, append).await
+    }
+
+    /// Makes every change of this transaction durable at once.
+    pub async fn commit(self) -> Result<(), StoreError> {
+        self.transaction.commit().await?;
+        Ok(())
+    }
+}
