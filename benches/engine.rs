@@ -7,17 +7,8 @@ use criterion::{BatchSize, Criterion, Throughput, black_box, criterion_group, cr
 use kings_corner::rules::options::GameEnd;
 use kings_corner::rules::{Event, GameState, Rules, Setup, Status, replay};
 
-/// A small, fast generator for picking actions (the engine's own speed is what is measured).
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+mod common;
+use common::XorShift;
 
 fn setup(rules: Rules, game: u64) -> Setup {
     let mut secret = [7u8; 32];

@@ -12,30 +12,25 @@
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
-use clap::Parser;
-use kings_corner::config::Cli;
 use kings_corner::matches::access::Table as SeatedTable;
 use kings_corner::matches::cache::{MatchState, StateCache};
 use kings_corner::matches::notify::Checkpoint;
 use kings_corner::rules::{Action, GameState, Rules, Setup};
-use kings_corner::startup::Application;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use sqlx::{Connection, Executor, PgConnection};
 
 const CONCURRENCY: usize = 64;
 const PHASE: Duration = Duration::from_secs(10);
 
-struct XorShift(u64);
+mod common;
+use common::XorShift;
 
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+// The test suite's database and server helpers: a database of its own, dropped at the end.
+#[path = "../tests/api/helpers.rs"]
+#[allow(dead_code)]
+mod helpers;
+use helpers::{TestDatabase, json_of};
 
 fn rss_bytes() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
@@ -112,15 +107,7 @@ async fn login(client: &reqwest::Client, base: &str, name: &str) -> String {
         .send()
         .await
         .unwrap();
-    let tokens: Value = client
-        .post(format!("{base}/v1/auth/login"))
-        .json(&account)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let tokens = json_of(client.post(format!("{base}/v1/auth/login")).json(&account)).await;
     tokens["access_token"].as_str().unwrap().to_owned()
 }
 
@@ -259,32 +246,14 @@ async fn main() {
 
     let admin_url = std::env::var("DATABASE_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
-    let name = format!("kc_bench_{}", uuid::Uuid::new_v4().simple());
-    let mut admin = PgConnection::connect(&admin_url)
-        .await
-        .expect("PostgreSQL is reachable");
-    admin
-        .execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
-        .await
-        .unwrap();
-    let base_url = admin_url
-        .rsplit_once('/')
-        .map_or(admin_url.as_str(), |(base, _)| base)
-        .to_owned();
-    let url = format!("{base_url}/{name}");
-
-    let mut settings = Cli::try_parse_from(["kings-corner"]).unwrap().settings;
+    let (database, url) = TestDatabase::postgres(&admin_url).await;
+    let mut settings = helpers::default_settings();
     settings.database.url = url.clone();
     settings.log_level = "error".to_owned();
     settings.database.max_connections = 32;
+    settings.database.timeout_seconds = 5;
     settings.login_attempts_per_minute = 10_000;
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let app = Application::build_with_listener(settings, listener)
-        .await
-        .unwrap();
-    let base = format!("http://{}", app.address());
-    let db = app.db().clone();
-    tokio::spawn(app.run());
+    let (db, base) = helpers::start(settings).await;
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(CONCURRENCY * 2)
         .build()
@@ -294,18 +263,12 @@ async fn main() {
     for index in 0..CONCURRENCY {
         let host = login(&client, &base, &format!("host{index}")).await;
         let guest = login(&client, &base, &format!("guest{index}")).await;
-        let created: Value = client
-            .post(format!("{base}/v1/matches"))
-            .bearer_auth(&host)
-            .json(
+        let created = json_of(
+            client.post(format!("{base}/v1/matches")).bearer_auth(&host).json(
                 &json!({"rules": {"preset": "standard", "game_end": {"hands": 1000}}, "seats": 2}),
-            )
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+            ),
+        )
+        .await;
         let id = created["id"].as_str().unwrap().to_owned();
         client
             .post(format!("{base}/v1/matches/{id}/join"))
@@ -406,8 +369,5 @@ async fn main() {
     );
 
     drop(bench_db);
-    admin
-        .execute(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#).as_str())
-        .await
-        .ok();
+    drop(database);
 }

@@ -8,7 +8,6 @@ use actix_web::dev::{Server, Service, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{App, HttpMessage, HttpResponse, HttpServer, web};
 use tracing_actix_web::{RequestId, TracingLogger};
-use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -64,10 +63,12 @@ impl Application {
         ));
         let address = listener.local_addr()?;
         let keys = web::Data::new(keys);
+        let api = http::openapi();
         let server = HttpServer::new(move || {
-            let (app, api) = App::new()
+            // The routes come from the same `configure` as the served description (built once
+            // above), so the two cannot disagree.
+            let (app, _) = App::new()
                 .into_utoipa_app()
-                .openapi(http::ApiDoc::openapi())
                 .app_data(
                     web::JsonConfig::default()
                         .limit(http::error::JSON_LIMIT)
@@ -80,7 +81,7 @@ impl Application {
                 .split_for_parts();
             app.wrap_fn(echo_request_id)
                 .wrap(TracingLogger::default())
-                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
+                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api.clone()))
                 .route(
                     "/docs",
                     web::get().to(|| async {

@@ -12,11 +12,8 @@ use crate::accounts::{AccountView, Accounts, NewAccount};
     request_body = NewAccount,
     responses(
         (status = 201, description = "Created", body = AccountView),
-        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Username taken (`username_taken`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid username or password (`invalid_username`, `weak_password`, `invalid_body`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
     ),
     security(())
 )]
@@ -36,8 +33,6 @@ pub async fn register(
     tag = "accounts",
     responses(
         (status = 200, description = "The account", body = AccountView),
-        (status = 401, description = "Missing or invalid access token", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

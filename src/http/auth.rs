@@ -11,12 +11,9 @@ use crate::accounts::{Accounts, Login, RefreshRequest, TokenPair};
     request_body = Login,
     responses(
         (status = 200, description = "Logged in", body = TokenPair),
-        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Wrong username or password (`invalid_credentials`); the same answer for both", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Body of the wrong shape", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many attempts; see `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
     ),
     security(())
 )]
@@ -39,8 +36,6 @@ pub async fn login(
     responses(
         (status = 200, description = "New tokens", body = TokenPair),
         (status = 401, description = "Unknown or expired (`invalid_refresh_token`), or reused (`refresh_token_reused`: the whole family is revoked)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Body of the wrong shape", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
     ),
     security(())
 )]
@@ -58,8 +53,6 @@ pub async fn refresh_tokens(
     request_body = RefreshRequest,
     responses(
         (status = 204, description = "Logged out (also for an unknown token)"),
-        (status = 422, description = "Body of the wrong shape", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Database unavailable", body = Problem, content_type = "application/problem+json"),
     ),
     security(())
 )]

@@ -66,17 +66,23 @@ pub enum ApiError {
     Internal(#[source] anyhow::Error),
 }
 
+impl Refusal {
+    fn of(status: StatusCode, code: &'static str, detail: String, field: Option<&str>) -> Refusal {
+        Refusal {
+            status,
+            code,
+            detail,
+            field: field.map(str::to_owned),
+            current_version: None,
+            retry_after: None,
+        }
+    }
+}
+
 impl ApiError {
     /// A refusal with this status, code and sentence.
     pub fn refused(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
-        ApiError::Refused(Box::new(Refusal {
-            status,
-            code,
-            detail: detail.into(),
-            field: None,
-            current_version: None,
-            retry_after: None,
-        }))
+        ApiError::Refused(Box::new(Refusal::of(status, code, detail.into(), None)))
     }
 
     /// 401 with this code and sentence.
@@ -138,18 +144,11 @@ impl From<MatchError> for ApiError {
                 };
             }
         };
-        let current_version = match &error {
-            MatchError::VersionConflict { current, .. } => Some(*current),
-            _ => None,
-        };
-        ApiError::Refused(Box::new(Refusal {
-            status,
-            code: error.code(),
-            detail: error.to_string(),
-            field: error.field().map(str::to_owned),
-            current_version,
-            retry_after: None,
-        }))
+        let mut refusal = Refusal::of(status, error.code(), error.to_string(), error.field());
+        if let MatchError::VersionConflict { current, .. } = error {
+            refusal.current_version = Some(current);
+        }
+        ApiError::Refused(Box::new(refusal))
     }
 }
 
@@ -172,18 +171,11 @@ impl From<AccountError> for ApiError {
                 };
             }
         };
-        let retry_after = match &error {
-            AccountError::TooManyAttempts { retry_after } => Some(*retry_after),
-            _ => None,
-        };
-        ApiError::Refused(Box::new(Refusal {
-            status,
-            code: error.code(),
-            detail: error.to_string(),
-            field: error.field().map(str::to_owned),
-            current_version: None,
-            retry_after,
-        }))
+        let mut refusal = Refusal::of(status, error.code(), error.to_string(), error.field());
+        if let AccountError::TooManyAttempts { retry_after } = error {
+            refusal.retry_after = Some(retry_after);
+        }
+        ApiError::Refused(Box::new(refusal))
     }
 }
 

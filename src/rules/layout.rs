@@ -207,7 +207,7 @@ impl GameState {
         if self.rules().foundations {
             &PileId::ALL
         } else {
-            &PileId::TABLEAU
+            PileId::TABLEAU
         }
     }
 

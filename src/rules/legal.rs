@@ -68,7 +68,7 @@ impl GameState {
 
     fn push_moves(&self, actions: &mut Vec<Action>) {
         let partial_runs = self.rules().partial_runs;
-        for from in PileId::TABLEAU {
+        for &from in PileId::TABLEAU {
             let len = self.pile(from).len();
             if len == 0 {
                 continue;

@@ -68,17 +68,10 @@ impl PileId {
     pub const SIDES: [PileId; 4] = [PileId::N, PileId::E, PileId::S, PileId::W];
     /// The corners.
     pub const CORNERS: [PileId; 4] = [PileId::NE, PileId::SE, PileId::SW, PileId::NW];
-    /// The eight piles that build down (sides and corners).
-    pub const TABLEAU: [PileId; 8] = [
-        PileId::N,
-        PileId::E,
-        PileId::S,
-        PileId::W,
-        PileId::NE,
-        PileId::SE,
-        PileId::SW,
-        PileId::NW,
-    ];
+    /// The eight piles that build down (sides and corners), in canonical order.
+    pub const TABLEAU: &[PileId] = PileId::ALL.split_at(8).0;
+    /// The foundations, in canonical order.
+    pub const FOUNDATIONS: &[PileId] = PileId::ALL.split_at(8).1;
 
     /// Index into [`PileId::ALL`].
     pub const fn index(self) -> usize {

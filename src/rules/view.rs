@@ -111,11 +111,11 @@ impl GameState {
             hand_number: self.hand_number,
             your_seat: None,
             hand: None,
-            piles: piles_of(&PileId::TABLEAU),
+            piles: piles_of(PileId::TABLEAU),
             foundations: self
                 .rules()
                 .foundations
-                .then(|| piles_of(&PileId::ALL[8..])),
+                .then(|| piles_of(PileId::FOUNDATIONS)),
             stock_count: self.stock.len(),
             seats: (0..self.players())
                 .map(|seat| {

@@ -2,6 +2,7 @@
 //! reading rows, seats and the log, and the listings.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
@@ -156,6 +157,15 @@ pub enum Listing {
 pub(super) const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code, rules, seat_count, auto_end_turn, \
      status, version, commitment, shuffle_version, turn_seat, turn_since, winners, created_at, updated_at";
 
+/// [`MATCH_COLUMNS`] of `matches` aliased as `m`, for queries that join other tables.
+static ALIASED_MATCH_COLUMNS: LazyLock<String> = LazyLock::new(|| {
+    MATCH_COLUMNS
+        .split(", ")
+        .map(|column| format!("m.{column}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+});
+
 pub(super) fn match_from_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
     let rules: String = row.try_get("rules")?;
     let winners: Option<String> = row.try_get("winners")?;
@@ -276,11 +286,7 @@ impl Db {
         id: &str,
         account_id: &str,
     ) -> Result<Option<(MatchRow, Option<Seat>)>, StoreError> {
-        let columns = MATCH_COLUMNS
-            .split(", ")
-            .map(|column| format!("m.{column}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let columns = &*ALIASED_MATCH_COLUMNS;
         let row = sqlx::query(&format!(
             "SELECT {columns}, s.seat AS caller_seat FROM matches m \
              LEFT JOIN match_seats s ON s.match_id = m.id AND s.account_id = $2 WHERE m.id = $1"
@@ -375,11 +381,7 @@ impl Db {
         cursor: Option<(i64, String)>,
         limit: i64,
     ) -> Result<Vec<MatchRow>, StoreError> {
-        let columns = MATCH_COLUMNS
-            .split(", ")
-            .map(|column| format!("m.{column}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let columns = &*ALIASED_MATCH_COLUMNS;
         // Newest first for the lobby and "mine"; longest-waiting first for the inbox.
         let (filter, order, after) = match listing {
             Listing::Lobby => (

@@ -24,22 +24,12 @@ pub enum TestDatabase {
 }
 
 impl TestDatabase {
-    async fn create() -> (TestDatabase, String) {
+    /// A database on PostgreSQL when `DATABASE_URL` names a server, else a SQLite file; and
+    /// the URL the server should use.
+    pub async fn create() -> (TestDatabase, String) {
         match std::env::var("DATABASE_URL") {
             Ok(admin_url) if admin_url.starts_with("postgres") => {
-                let name = format!("kc_test_{}", uuid::Uuid::new_v4().simple());
-                let mut admin = PgConnection::connect(&admin_url)
-                    .await
-                    .expect("PostgreSQL is reachable");
-                admin
-                    .execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
-                    .await
-                    .expect("creates the test database");
-                let base = admin_url
-                    .rsplit_once('/')
-                    .map_or(admin_url.as_str(), |(base, _)| base);
-                let url = format!("{base}/{name}");
-                (TestDatabase::Postgres { admin_url, name }, url)
+                TestDatabase::postgres(&admin_url).await
             }
             _ => {
                 let dir = tempfile::tempdir().expect("a temporary directory");
@@ -47,6 +37,24 @@ impl TestDatabase {
                 (TestDatabase::Sqlite(dir), url)
             }
         }
+    }
+
+    /// A new database on the PostgreSQL server of `admin_url`, and its URL.
+    pub async fn postgres(admin_url: &str) -> (TestDatabase, String) {
+        let name = format!("kc_test_{}", uuid::Uuid::new_v4().simple());
+        let mut admin = PgConnection::connect(admin_url)
+            .await
+            .expect("PostgreSQL is reachable");
+        admin
+            .execute(format!(r#"CREATE DATABASE "{name}""#).as_str())
+            .await
+            .expect("creates the test database");
+        let base = admin_url
+            .rsplit_once('/')
+            .map_or(admin_url, |(base, _)| base);
+        let url = format!("{base}/{name}");
+        let admin_url = admin_url.to_owned();
+        (TestDatabase::Postgres { admin_url, name }, url)
     }
 
     /// Runs SQL on the maintenance connection (PostgreSQL only).
@@ -197,6 +205,17 @@ impl TestApp {
         assert_eq!(response.status(), 200, "logging in {username}");
         response.json().await.unwrap()
     }
+}
+
+/// Sends a request that must succeed and reads its JSON body.
+pub async fn json_of(request: reqwest::RequestBuilder) -> Value {
+    request
+        .send()
+        .await
+        .expect("request sent")
+        .json()
+        .await
+        .expect("a JSON body")
 }
 
 /// Asserts a problem+json answer with this status and code, and returns its body.

@@ -12,7 +12,7 @@ use kings_corner::store::StoreError;
 use kings_corner::store::append::{Append, KeptResponse, ReadModel};
 use kings_corner::store::matches::{MatchStatus, StoredEvent};
 
-use crate::helpers::{TestApp, assert_problem, spawn_app, start};
+use crate::helpers::{TestApp, assert_problem, json_of, spawn_app, start};
 
 /// A logged-in player.
 struct Player {
@@ -78,6 +78,38 @@ async fn full_match(app: &TestApp, players: &[Player], rules: Value) -> String {
         assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
     }
     id
+}
+
+/// Two players and a started `standard` match between them.
+async fn standard_match(app: &TestApp) -> (Vec<Player>, String) {
+    let players = players(app, 2).await;
+    let id = full_match(app, &players, json!({"preset": "standard"})).await;
+    (players, id)
+}
+
+/// The seat to move and its view.
+async fn view_of_turn(app: &TestApp, players: &[Player], id: &str) -> (usize, Value) {
+    let view = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    let turn = view["turn"].as_u64().unwrap() as usize;
+    let view = app
+        .json_as(&players[turn], &format!("/v1/matches/{id}/view"))
+        .await;
+    (turn, view)
+}
+
+/// `count` started `standard` matches between two players, and the version of each.
+async fn started_matches(app: &TestApp, count: usize) -> (Vec<String>, Vec<i64>) {
+    let players = players(app, 2).await;
+    let mut ids = Vec::new();
+    let mut versions = Vec::new();
+    for _ in 0..count {
+        let id = full_match(app, &players, json!({"preset": "standard"})).await;
+        versions.push(app.db.match_by_id(&id).await.unwrap().unwrap().version);
+        ids.push(id);
+    }
+    (ids, versions)
 }
 
 /// The strings of a JSON document (cards appear as strings).
@@ -345,15 +377,8 @@ async fn a_standard_match_to_fifty_points_ends_and_verifies() {
 #[tokio::test]
 async fn twenty_clients_racing_on_one_version_get_one_acceptance() {
     let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
-    let view = app
-        .json_as(&players[0], &format!("/v1/matches/{id}/view"))
-        .await;
-    let turn = view["turn"].as_u64().unwrap() as usize;
-    let view = app
-        .json_as(&players[turn], &format!("/v1/matches/{id}/view"))
-        .await;
+    let (players, id) = standard_match(&app).await;
+    let (turn, view) = view_of_turn(&app, &players, &id).await;
     let version = view["version"].as_i64().unwrap();
     let legal = view["legal_actions"].as_array().unwrap().clone();
     let path = format!("/v1/matches/{id}/moves");
@@ -439,15 +464,7 @@ async fn append_at_once(app: &TestApp, appends: Vec<Append>) -> Vec<Result<bool,
 #[tokio::test]
 async fn concurrent_appends_keep_their_own_outcomes() {
     let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let mut ids = Vec::new();
-    for _ in 0..10 {
-        ids.push(full_match(&app, &players, json!({"preset": "standard"})).await);
-    }
-    let mut versions = Vec::new();
-    for id in &ids {
-        versions.push(app.db.match_by_id(id).await.unwrap().unwrap().version);
-    }
+    let (ids, mut versions) = started_matches(&app, 10).await;
     // The last match already kept a response under the key "taken".
     let last = ids.len() - 1;
     assert!(
@@ -559,15 +576,7 @@ async fn concurrent_appends_keep_their_own_outcomes() {
 #[tokio::test]
 async fn appends_during_a_database_outage_fail_and_write_nothing() {
     let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let mut ids = Vec::new();
-    for _ in 0..4 {
-        ids.push(full_match(&app, &players, json!({"preset": "standard"})).await);
-    }
-    let mut versions = Vec::new();
-    for id in &ids {
-        versions.push(app.db.match_by_id(id).await.unwrap().unwrap().version);
-    }
+    let (ids, versions) = started_matches(&app, 4).await;
     let Some(name) = app.database.postgres_name() else {
         // SQLite: one process owns the file; a closed pool is its outage.
         app.db.pool().close().await;
@@ -686,17 +695,10 @@ async fn a_client_hanging_up_mid_move_leaves_the_cache_true_to_the_log() {
     use std::io::Write;
 
     let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
+    let (players, id) = standard_match(&app).await;
     let address = app.address.trim_start_matches("http://").to_owned();
     for _ in 0..12 {
-        let view = app
-            .json_as(&players[0], &format!("/v1/matches/{id}/view"))
-            .await;
-        let turn = view["turn"].as_u64().unwrap() as usize;
-        let view = app
-            .json_as(&players[turn], &format!("/v1/matches/{id}/view"))
-            .await;
+        let (turn, view) = view_of_turn(&app, &players, &id).await;
         let body = json!({
             "expected_version": view["version"],
             "action": view["legal_actions"][0],
@@ -725,12 +727,8 @@ async fn a_client_hanging_up_mid_move_leaves_the_cache_true_to_the_log() {
 #[tokio::test]
 async fn idempotent_retries_return_the_first_answer() {
     let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
-    let view = app
-        .json_as(&players[0], &format!("/v1/matches/{id}/view"))
-        .await;
-    let turn = view["turn"].as_u64().unwrap() as usize;
+    let (players, id) = standard_match(&app).await;
+    let (turn, view) = view_of_turn(&app, &players, &id).await;
     let version = view["version"].as_i64().unwrap();
     let body = json!({"expected_version": version, "action": {"type": "end_turn"}});
     let send = |body: Value| {
@@ -901,8 +899,7 @@ async fn lobby_inbox_private_matches_and_leaving() {
 #[tokio::test]
 async fn views_carry_etags_and_long_polls_wake_on_moves() {
     let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
+    let (players, id) = standard_match(&app).await;
     let response = app
         .get_as(&players[0], &format!("/v1/matches/{id}/view"))
         .await;
@@ -954,21 +951,19 @@ async fn views_carry_etags_and_long_polls_wake_on_moves() {
 #[tokio::test]
 async fn a_restart_changes_nothing_and_another_process_streams_moves_made_elsewhere() {
     let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let id = full_match(&app, &players, json!({"preset": "standard"})).await;
+    let (players, id) = standard_match(&app).await;
     let before = app
         .json_as(&players[0], &format!("/v1/matches/{id}/view"))
         .await;
     // A second server process on the same database: a restart, or a second node.
     let (_, second) = start(app.settings.clone()).await;
-    let on_second = app
-        .client
-        .get(format!("{second}/v1/matches/{id}/view"))
-        .bearer_auth(&players[0].token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(on_second.json::<Value>().await.unwrap(), before);
+    let on_second = json_of(
+        app.client
+            .get(format!("{second}/v1/matches/{id}/view"))
+            .bearer_auth(&players[0].token),
+    )
+    .await;
+    assert_eq!(on_second, before);
     // A stream held on the second process sees a move made through the first (SQLite has a
     // single process per database file, so there the stream is opened on the first).
     let stream_base = if app.database.postgres_name().is_some() {
@@ -1017,16 +1012,12 @@ async fn a_restart_changes_nothing_and_another_process_streams_moves_made_elsewh
         let moved_to = moved_version;
         let mut seen = 0;
         for _ in 0..50 {
-            let view: Value = app
-                .client
-                .get(format!("{second}/v1/matches/{id}/view"))
-                .bearer_auth(&players[0].token)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let view = json_of(
+                app.client
+                    .get(format!("{second}/v1/matches/{id}/view"))
+                    .bearer_auth(&players[0].token),
+            )
+            .await;
             seen = view["version"].as_i64().unwrap();
             if seen >= moved_to {
                 break;

@@ -283,29 +283,17 @@ fn when_stuck_draws_only_when_stuck_and_ends_the_turn_if_nothing_fits() {
 
 #[test]
 fn draw_count_two_draws_two() {
-    let mut state = table(
-        Rules {
+    let draw_two = |stock| {
+        let rules = Rules {
             draw_count: 2,
             ..standard()
-        },
-        &["2C", "3C"],
-        &[("N", "KD")],
-        "4H 5H 6H",
-    );
-    act(&mut state, 0, Action::EndTurn);
-    assert_eq!(hand_text(&state, 0), "2C 4H 5H");
-    // Fewer if the stock is short.
-    let mut state = table(
-        Rules {
-            draw_count: 2,
-            ..standard()
-        },
-        &["2C", "3C"],
-        &[("N", "KD")],
-        "4H",
-    );
-    act(&mut state, 0, Action::EndTurn);
-    assert_eq!(hand_text(&state, 0), "2C 4H");
+        };
+        let mut state = table(rules, &["2C", "3C"], &[("N", "KD")], stock);
+        act(&mut state, 0, Action::EndTurn);
+        hand_text(&state, 0)
+    };
+    assert_eq!(draw_two("4H 5H 6H"), "2C 4H 5H");
+    assert_eq!(draw_two("4H"), "2C 4H", "fewer if the stock is short");
 }
 
 #[test]

@@ -63,22 +63,22 @@ fn any_rules() -> impl Strategy<Value = Rules> {
         }
         rules.hand_size = rules.hand_size.min(most);
         rules.hand_size_5_plus = rules.hand_size_5_plus.min(most);
-        match draw {
-            0 => rules.draw = DrawMode::End,
-            1 => rules.draw = DrawMode::Start,
-            2 => rules.draw = DrawMode::WhenStuck,
-            _ => {}
-        }
+        rules.draw = [
+            DrawMode::End,
+            DrawMode::Start,
+            DrawMode::WhenStuck,
+            rules.draw,
+        ][usize::from(draw)];
         rules.draw_count = draw_count;
         rules.draw_until_playable = until_playable && rules.draw != DrawMode::WhenStuck;
         rules.must_play = must_play;
         rules.king_hold_penalty = king_hold;
-        match empty_side {
-            0 => rules.empty_side = EmptySide::AnyCard,
-            1 => rules.empty_side = EmptySide::KingOnly,
-            2 => rules.empty_side = EmptySide::FromStock,
-            _ => {}
-        }
+        rules.empty_side = [
+            EmptySide::AnyCard,
+            EmptySide::KingOnly,
+            EmptySide::FromStock,
+            rules.empty_side,
+        ][usize::from(empty_side)];
         rules.pile_to_empty_side = pile_to_side;
         rules.partial_runs = partial;
         rules.side_build = [

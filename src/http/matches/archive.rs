@@ -14,7 +14,6 @@ use crate::matches::{MatchView, Matches, ReplayQuery};
     params(("id" = String, Path, description = "Match id"), ReplayQuery),
     responses(
         (status = 200, description = "The view at `at`", body = MatchView),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`at` outside 0 … version", body = Problem, content_type = "application/problem+json"),
     ),
@@ -42,7 +41,6 @@ pub async fn get_replay(
     params(("id" = String, Path, description = "Match id")),
     responses(
         (status = 200, description = "The export", body = MatchExport),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_not_finished`: the secret stays secret until the end", body = Problem, content_type = "application/problem+json"),
     ),

@@ -16,7 +16,6 @@ use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
     params(("id" = String, Path, description = "Match id"), FeedQuery),
     responses(
         (status = 200, description = "Events after `after`", body = EventsPage),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad `after` or `wait`", body = Problem, content_type = "application/problem+json"),
     ),
@@ -46,7 +45,6 @@ pub async fn get_events(
     ),
     responses(
         (status = 200, description = "`text/event-stream`; each `data:` is a `LoggedEvent`", content_type = "text/event-stream", body = String),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))

@@ -13,7 +13,6 @@ use crate::matches::{CreateMatch, JoinMatch, ListQuery, MatchPage, MatchSummary,
     request_body = CreateMatch,
     responses(
         (status = 201, description = "Created", body = MatchSummary),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid rules (`invalid_rules`, naming the option in `field`) or body", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -36,7 +35,6 @@ pub async fn create_match(
     params(ListQuery),
     responses(
         (status = 200, description = "A page", body = MatchPage),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad cursor, limit or filter", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -58,7 +56,6 @@ pub async fn list_matches(
     params(("id" = String, Path, description = "Match id")),
     responses(
         (status = 200, description = "The summary", body = MatchSummary),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -79,7 +76,6 @@ pub async fn get_match(
     request_body = JoinMatch,
     responses(
         (status = 200, description = "Seated", body = MatchSummary),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match, or a wrong invite code", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`already_seated`, `match_full`", body = Problem, content_type = "application/problem+json"),
     ),
@@ -104,7 +100,6 @@ pub async fn join_match(
     params(("id" = String, Path, description = "Match id")),
     responses(
         (status = 204, description = "Left"),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_seated`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_started`", body = Problem, content_type = "application/problem+json"),

@@ -15,7 +15,6 @@ use crate::matches::{MatchView, Matches, MoveRequest};
     responses(
         (status = 200, description = "The view", body = MatchView, headers(("ETag" = String, description = "Changes with every event"))),
         (status = 304, description = "Unchanged since the given ETag"),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_not_started`", body = Problem, content_type = "application/problem+json"),
     ),
@@ -70,8 +69,7 @@ fn matches_etag(request: &HttpRequest, etag: &str) -> bool {
     request_body = MoveRequest,
     responses(
         (status = 200, description = "Accepted: the new view", body = MatchView),
-        (status = 400, description = "`invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Not logged in", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`invalid_idempotency_key`, or malformed JSON (`malformed_json`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_a_player`: you have no seat in this match", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`version_conflict` (with `current_version`) or `match_not_started`", body = Problem, content_type = "application/problem+json"),

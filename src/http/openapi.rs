@@ -1,0 +1,125 @@
+//! The OpenAPI description: generated from the routes actually registered, so it cannot drift
+//! from them, then completed with the problem answers every operation shares, so that each
+//! handler's annotation lists only its success and its own refusals.
+
+use actix_web::App;
+use utoipa::openapi::path::Operation;
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::AppExt;
+
+use super::{configure, error};
+
+/// The document's fixed parts; the paths come from [`configure`].
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "kings-corner",
+        description = "Kings in the Corner as persistent, asynchronous matches. Every error is \
+                       `application/problem+json` with a stable `code`.",
+        license(name = "MIT")
+    ),
+    modifiers(&BearerAuth),
+    components(schemas(error::Problem)),
+    tags(
+        (name = "accounts", description = "Registration and the caller's account"),
+        (name = "auth", description = "Access and refresh tokens"),
+        (name = "rules", description = "Options and presets of the rule book"),
+        (name = "matches", description = "Lobby, seats, private views, moves, the event feed, replays and exports"),
+        (name = "operations", description = "Health checks"),
+    )
+)]
+struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        let mut scheme = Http::new(HttpAuthScheme::Bearer);
+        scheme.bearer_format = Some("JWT".to_owned());
+        components.add_security_scheme("bearer", SecurityScheme::Http(scheme));
+    }
+}
+
+/// The OpenAPI description of every registered route.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, mut api) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(configure)
+        .split_for_parts();
+    for item in api.paths.paths.values_mut() {
+        for operation in [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            add_shared_problems(operation);
+        }
+    }
+    api
+}
+
+/// [`openapi`] as pretty JSON, the form committed as `openapi/openapi.json`.
+pub fn openapi_json() -> String {
+    openapi()
+        .to_pretty_json()
+        .expect("the OpenAPI document serialises")
+}
+
+/// The problem answers an operation gives by its kind, where its annotation names none: an
+/// operation that needs a token can answer 401; one with a body 400, 413, 415 and 422; one that
+/// reads the database 503.
+fn add_shared_problems(operation: &mut Operation) {
+    let needs_token = operation.security.iter().flatten().any(|requirement| {
+        serde_json::to_value(requirement)
+            .is_ok_and(|value| value.as_object().is_some_and(|schemes| !schemes.is_empty()))
+    });
+    let has_body = operation.request_body.is_some();
+    let mut shared = Vec::new();
+    if needs_token {
+        shared.push((
+            "401",
+            "Missing, invalid or expired access token (`missing_token`, `invalid_token`)",
+        ));
+    }
+    if has_body {
+        shared.extend([
+            ("400", "Malformed JSON (`malformed_json`)"),
+            ("413", "Body too large (`payload_too_large`)"),
+            ("415", "Not `application/json` (`unsupported_media_type`)"),
+            ("422", "A body of the wrong shape (`invalid_body`)"),
+        ]);
+    }
+    if needs_token || has_body {
+        shared.push((
+            "503",
+            "The database is unreachable now (`service_unavailable`): try again shortly",
+        ));
+    }
+    for (status, description) in shared {
+        operation
+            .responses
+            .responses
+            .entry(status.to_owned())
+            .or_insert_with(|| RefOr::T(problem(description)));
+    }
+}
+
+fn problem(description: &str) -> utoipa::openapi::Response {
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            "application/problem+json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("Problem")))
+                .build(),
+        )
+        .build()
+}
