@@ -21,11 +21,11 @@ pub const ACCESS: &str = "access";
 /// The claims of an access token.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Claims {
-    /// Account id.
+    /// The account the token speaks for.
     pub sub: String,
-    /// Issuer.
+    /// Always [`ISSUER`].
     pub iss: String,
-    /// Audience.
+    /// Always [`AUDIENCE`].
     pub aud: String,
     /// Issued at (Unix seconds).
     pub iat: i64,

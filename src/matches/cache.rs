@@ -20,7 +20,7 @@ pub struct MatchState {
     pub table: Arc<Table>,
     /// The state after `version` events.
     pub state: GameState,
-    /// Events folded in.
+    /// How many events of the log are folded in.
     pub version: i64,
     /// Hash of event `version`, which the next event's hash chains to.
     pub last_hash: String,

@@ -10,9 +10,9 @@ use crate::rules::{Event, GameState, Rules, Seat, Setup, Status, replay, shuffle
 /// One seat in an export.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct ExportSeat {
-    /// Seat number.
+    /// Seats are numbered from 0 in clockwise order.
     pub seat: Seat,
-    /// Player.
+    /// Who sat there.
     pub username: String,
     /// Their client seed (`""` for none).
     pub client_seed: String,
@@ -42,9 +42,9 @@ pub struct ExportEvent {
 pub struct MatchExport {
     /// Export format version (1).
     pub format: u32,
-    /// Match id.
+    /// The match's id (a UUID).
     pub match_id: String,
-    /// The rules.
+    /// Every option, as the match was played.
     pub rules: Rules,
     /// Seats, players and client seeds.
     pub seats: Vec<ExportSeat>,
@@ -52,22 +52,22 @@ pub struct MatchExport {
     pub commitment: String,
     /// The revealed secret (hex).
     pub secret: String,
-    /// The shuffle algorithm.
+    /// The shuffle algorithm (RULES.md §6) the hands were dealt with.
     pub shuffle_version: u32,
-    /// The event format.
+    /// The version of the events' JSON format.
     pub event_format: u32,
-    /// The whole log.
+    /// The whole log, unredacted, in order.
     pub events: Vec<ExportEvent>,
 }
 
 /// What `verify` found in a valid export.
 #[derive(Debug)]
 pub struct Verified {
-    /// Events checked.
+    /// How many events were re-played and chained.
     pub events: usize,
-    /// Hands played.
+    /// How many hands the log deals.
     pub hands: u32,
-    /// The winners.
+    /// The winners the re-play arrived at.
     pub winners: Vec<Seat>,
 }
 

@@ -41,7 +41,7 @@ pub struct MatchSummary {
     pub rules: Rules,
     /// How many seats the table has.
     pub seat_count: u8,
-    /// The taken seats.
+    /// The taken seats, in seat order.
     pub seats: Vec<SeatInfo>,
     /// Events in the log.
     pub version: i64,

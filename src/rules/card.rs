@@ -138,12 +138,12 @@ impl Face {
         Face(suit.index() * 13 + rank.0 - 1)
     }
 
-    /// Its rank.
+    /// Its rank, ace to king.
     pub const fn rank(self) -> Rank {
         Rank(self.0 % 13 + 1)
     }
 
-    /// Its suit.
+    /// Its suit, clubs to spades.
     pub const fn suit(self) -> Suit {
         Suit::ALL[(self.0 / 13) as usize]
     }

@@ -19,7 +19,7 @@ pub struct OptionInfo {
     /// Its value under `standard`.
     #[schema(value_type = Object)]
     pub default: serde_json::Value,
-    /// What it does.
+    /// What it does, in a sentence for a player choosing it.
     pub description: &'static str,
     /// The source pages it comes from (RULES.md's file numbers).
     pub source: &'static str,
@@ -28,7 +28,7 @@ pub struct OptionInfo {
 /// One preset and its full option set.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct PresetInfo {
-    /// Its name.
+    /// Its name, as `{"preset": …}` takes it.
     pub name: &'static str,
     /// Where it comes from.
     pub description: &'static str,

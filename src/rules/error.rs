@@ -78,7 +78,7 @@ pub enum RuleError {
         pile: PileId,
         /// The pile's top card, if any.
         top: Option<PlacedCard>,
-        /// Why.
+        /// Which build rule the card breaks.
         reason: Misfit,
     },
     /// Only a king opens an empty corner.

@@ -24,7 +24,7 @@ pub enum Event {
     HandDealt {
         /// Hand number, from 1.
         hand: u32,
-        /// The dealer.
+        /// The dealer: the seat to their left is dealt to first and plays first.
         dealer: Seat,
         /// Each seat's hand (`[]` for a seat out of the game); `null` where redacted.
         hands: Vec<Option<Vec<Card>>>,
@@ -38,23 +38,23 @@ pub enum Event {
     },
     /// A seat's turn began.
     TurnStarted {
-        /// Whose turn.
+        /// The seat to move now.
         seat: Seat,
     },
     /// `empty_side: from_stock`: the next stock card turned up into an empty side space.
     SideRefilled {
-        /// The side space.
+        /// The side space it filled.
         pile: PileId,
         /// The card turned up (jokers go to the bottom of the stock instead, §9.3).
         card: Face,
     },
     /// A seat drew cards from the stock.
     CardsDrawn {
-        /// Who drew.
+        /// The seat whose hand took the cards.
         seat: Seat,
         /// Why: the player's draw, or the automatic draw at the start or end of the turn.
         reason: DrawReason,
-        /// How many cards.
+        /// Always shown, also where the cards are not.
         count: u8,
         /// The cards; `null` in feeds of other seats.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,27 +62,27 @@ pub enum Event {
     },
     /// A card went from a hand to the layout.
     CardPlayed {
-        /// Who played.
+        /// The seat whose hand it left.
         seat: Seat,
         /// The card as it now lies (a joker with the card it stands for).
         card: PlacedCard,
-        /// Where it went.
+        /// The pile it went on top of.
         to: PileId,
     },
     /// Cards moved from one pile to another.
     PileMoved {
-        /// Who moved them.
+        /// The seat to move, who moved them.
         seat: Seat,
-        /// From.
+        /// The pile the cards left.
         from: PileId,
-        /// To.
+        /// The pile they now lie on top of.
         to: PileId,
         /// How many cards moved (from the top of `from`).
         count: u8,
     },
     /// `collect_corners`: a completed corner pile left the layout with its player.
     CornerClaimed {
-        /// Who claimed it.
+        /// The seat that completed it, and keeps it for the hand's count of corners.
         seat: Seat,
         /// The corner, now empty.
         pile: PileId,
@@ -91,19 +91,19 @@ pub enum Event {
     },
     /// `king_hold_penalty`: a seat ended its turn holding a king while a corner was empty.
     KingHoldPenalized {
-        /// Who.
+        /// The seat that held the king.
         seat: Seat,
         /// Points added to their score for this hand.
         points: u32,
     },
     /// Chips: a turn that only drew added chips to the pot.
     ChipsToPot {
-        /// Who paid.
+        /// The seat that paid them in.
         seat: Seat,
-        /// How many chips.
+        /// The table's `idle_turn` figure.
         chips: u32,
     },
-    /// A turn ended.
+    /// A turn ended (after its draw, if it had one).
     TurnEnded {
         /// Whose turn it was.
         seat: Seat,
@@ -112,7 +112,7 @@ pub enum Event {
     },
     /// The hand ended; every hand is revealed.
     HandEnded(HandResult),
-    /// The match ended.
+    /// The match ended: nothing more can happen in it.
     GameEnded {
         /// The winners (ties share the win).
         winners: Vec<Seat>,
@@ -139,7 +139,7 @@ pub enum DrawReason {
 pub enum HandOutcome {
     /// A player played their last card.
     WentOut {
-        /// Who went out.
+        /// The seat that played its last card.
         seat: Seat,
     },
     /// Stock empty and a full round of passes.
@@ -149,9 +149,9 @@ pub enum HandOutcome {
 /// The result of a hand, recorded in [`Event::HandEnded`] and shown in views.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct HandResult {
-    /// Hand number.
+    /// The hand's number, from 1.
     pub hand: u32,
-    /// How it ended.
+    /// Gone out, or blocked.
     pub outcome: HandOutcome,
     /// Every hand left, revealed (`[]` for a seat out of the game).
     pub hands: Vec<Vec<Card>>,

@@ -66,7 +66,7 @@ impl PileId {
     ];
     /// The side piles, in deal order.
     pub const SIDES: [PileId; 4] = [PileId::N, PileId::E, PileId::S, PileId::W];
-    /// The corners.
+    /// The corner piles, clockwise from north-east.
     pub const CORNERS: [PileId; 4] = [PileId::NE, PileId::SE, PileId::SW, PileId::NW];
     /// The eight piles that build down (sides and corners), in canonical order.
     pub const TABLEAU: &[PileId] = PileId::ALL.split_at(8).0;
@@ -78,7 +78,7 @@ impl PileId {
         self as usize
     }
 
-    /// Its kind.
+    /// Whether it is a side pile, a corner or a foundation.
     pub const fn kind(self) -> PileKind {
         match self {
             PileId::N | PileId::E | PileId::S | PileId::W => PileKind::Side,

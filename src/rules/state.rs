@@ -128,7 +128,7 @@ impl GameState {
         &self.setup
     }
 
-    /// Number of seats.
+    /// How many seats the table has (players out of the game still hold theirs).
     pub fn players(&self) -> u8 {
         self.setup.rules.players
     }

@@ -57,15 +57,15 @@ pub struct View {
 /// One seat as everybody sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct SeatView {
-    /// The seat.
+    /// Seats are numbered from 0 in clockwise order.
     pub seat: Seat,
-    /// Cards in hand.
+    /// How many cards the seat holds; never which.
     pub hand_count: usize,
     /// Penalty points taken this hand so far (king-hold penalties).
     pub hand_penalties: u32,
-    /// Running total.
+    /// Penalty points over the hands played so far.
     pub total: u32,
-    /// Hands won.
+    /// How many hands the seat has won (for `game_end: hands_won`).
     pub hands_won: u32,
     /// Corner piles claimed this hand.
     pub claimed_corners: usize,

@@ -103,7 +103,7 @@ pub struct MatchRow {
     pub turn_seat: Option<Seat>,
     /// When that turn began (Unix seconds): the inbox's order.
     pub turn_since: Option<i64>,
-    /// Once finished.
+    /// Once finished: the seats that share the win.
     pub winners: Option<Vec<Seat>>,
     /// Unix seconds.
     pub created_at: i64,
