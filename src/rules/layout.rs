@@ -33,13 +33,34 @@ pub fn fits(build: Build, ace_wrap: bool, top: Face, card: Face) -> Result<(), M
     }
 }
 
-/// Whether a tableau pile ends in a finished starter pair: a 2 lying directly on an ace. Piles
-/// build down (or wrap from ace to king), so only the starter rule ever puts a 2 on an ace, and
-/// the pair stays closed wherever it later moves (§9.20).
-fn closes_a_starter(cards: &[PlacedCard]) -> bool {
+/// `ace_starter_takes_two` on a tableau pile: the verdict on `card` where the starter rule
+/// decides it, `None` where the pile builds as usual.
+///
+/// A side pile whose only card is an ace takes a 2 of the other colour; with `ace_wrap` a king
+/// of the other colour too (§9.19: options add plays, never remove them). A 2 lying directly on
+/// an ace closes the pair for good, wherever the pair has moved (§9.20): piles build down (or
+/// wrap from ace to king), so only the starter rule ever puts a 2 on an ace.
+fn starter_rule(
+    kind: PileKind,
+    cards: &[PlacedCard],
+    card: Face,
+    ace_wrap: bool,
+) -> Option<Result<(), Misfit>> {
     match cards {
-        [.., below, top] => below.face.rank() == Rank::ACE && top.face.rank() == Rank::TWO,
-        _ => false,
+        [ace] if kind == PileKind::Side && ace.face.rank() == Rank::ACE => {
+            let takes = card.rank() == Rank::TWO || (ace_wrap && card.rank() == Rank::KING);
+            Some(if !takes {
+                Err(Misfit::StarterAce { or_king: ace_wrap })
+            } else if card.is_red() == ace.face.is_red() {
+                Err(Misfit::Colour)
+            } else {
+                Ok(())
+            })
+        }
+        [.., below, top] if below.face.rank() == Rank::ACE && top.face.rank() == Rank::TWO => {
+            Some(Err(Misfit::PileFinished))
+        }
+        _ => None,
     }
 }
 
@@ -78,31 +99,12 @@ impl GameState {
                 EmptySide::FromStock if self.stock.is_empty() => Ok(()),
                 EmptySide::FromStock => Err(RuleError::SpaceAwaitsStock(pile)),
             },
-            (PileKind::Side, Some(top))
-                if rules.ace_starter_takes_two
-                    && cards.len() == 1
-                    && top.face.rank() == Rank::ACE =>
-            {
-                // A lone starter ace takes a 2 of the other colour; with `ace_wrap` a king of
-                // the other colour too (§9.19: options add plays, never remove them).
-                let takes =
-                    face.rank() == Rank::TWO || (rules.ace_wrap && face.rank() == Rank::KING);
-                if !takes {
-                    Err(misfit(Misfit::StarterAce {
-                        or_king: rules.ace_wrap,
-                    }))
-                } else if face.is_red() == top.face.is_red() {
-                    Err(misfit(Misfit::Colour))
-                } else {
-                    Ok(())
-                }
-            }
-            (PileKind::Side | PileKind::Corner, Some(_))
-                if rules.ace_starter_takes_two && closes_a_starter(cards) =>
-            {
-                Err(misfit(Misfit::PileFinished))
-            }
             (kind, Some(top)) => {
+                if rules.ace_starter_takes_two
+                    && let Some(verdict) = starter_rule(kind, cards, face, rules.ace_wrap)
+                {
+                    return verdict.map_err(misfit);
+                }
                 let build = if kind == PileKind::Side {
                     rules.side_build
                 } else {
