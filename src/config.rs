@@ -92,6 +92,10 @@ pub struct DatabaseSettings {
     /// How long a request waits for a database connection before answering 503, in seconds.
     #[arg(long = "database-timeout-seconds", env = "DATABASE_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
     pub timeout_seconds: u64,
+
+    /// How long one database statement may run before the request answers 503, in seconds.
+    #[arg(long = "statement-timeout-seconds", env = "STATEMENT_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub statement_timeout_seconds: u64,
 }
 
 impl DatabaseSettings {
@@ -107,6 +111,7 @@ impl std::fmt::Debug for DatabaseSettings {
             .field("url", &redact_password(&self.url))
             .field("max_connections", &self.max_connections)
             .field("timeout_seconds", &self.timeout_seconds)
+            .field("statement_timeout_seconds", &self.statement_timeout_seconds)
             .finish()
     }
 }

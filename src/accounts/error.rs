@@ -54,7 +54,7 @@ impl AccountError {
             AccountError::InvalidRefreshToken => "invalid_refresh_token",
             AccountError::RefreshTokenReused => "refresh_token_reused",
             AccountError::AccountNotFound => "invalid_token",
-            AccountError::Store(StoreError::Unavailable(_)) => "service_unavailable",
+            AccountError::Store(store) if store.is_unavailable() => "service_unavailable",
             AccountError::Store(_) | AccountError::Hashing(_) => "internal_error",
         }
     }

@@ -58,9 +58,15 @@ pub enum ApiError {
     /// A 4xx refusal.
     #[error("{}", .0.detail)]
     Refused(Box<Refusal>),
-    /// 503: the database is unreachable now.
+    /// 503: the database cannot be used now; nothing was written.
     #[error("The service is temporarily unavailable: try again shortly.")]
     Unavailable,
+    /// 503: the database did not confirm a write; it may or may not have been made.
+    #[error(
+        "The database did not confirm the write: it may or may not have been made. Send a move \
+         again with the same Idempotency-Key (or read the view) to learn which."
+    )]
+    Unconfirmed,
     /// 500: a bug; logged in full, shown as nothing.
     #[error("An internal error occurred.")]
     Internal(#[source] anyhow::Error),
@@ -102,7 +108,7 @@ impl ApiError {
     fn code(&self) -> &'static str {
         match self {
             ApiError::Refused(refusal) => refusal.code,
-            ApiError::Unavailable => "service_unavailable",
+            ApiError::Unavailable | ApiError::Unconfirmed => "service_unavailable",
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -114,6 +120,18 @@ impl From<StoreError> for ApiError {
             StoreError::Unavailable(source) => {
                 tracing::warn!(error = %source, "database unavailable");
                 ApiError::Unavailable
+            }
+            StoreError::TimedOut => {
+                tracing::warn!("the database did not answer within the statement timeout");
+                ApiError::Unavailable
+            }
+            StoreError::Unconfirmed(source) => {
+                let cause = source.map_or_else(
+                    || "no answer within the statement timeout".to_owned(),
+                    |error| error.to_string(),
+                );
+                tracing::warn!(%cause, "a write was not confirmed");
+                ApiError::Unconfirmed
             }
             other => ApiError::Internal(other.into()),
         }
@@ -183,7 +201,7 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
             ApiError::Refused(refusal) => refusal.status,
-            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable | ApiError::Unconfirmed => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -211,7 +229,11 @@ impl ResponseError for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),
         ));
-        if let Some(retry_after) = refusal.and_then(|refusal| refusal.retry_after) {
+        let retry_after = match self {
+            ApiError::Unavailable | ApiError::Unconfirmed => Some(1),
+            _ => refusal.and_then(|refusal| refusal.retry_after),
+        };
+        if let Some(retry_after) = retry_after {
             response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
         }
         response.body(serde_json::to_string(&problem).unwrap_or_default())

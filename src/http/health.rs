@@ -22,7 +22,8 @@ pub async fn healthz() -> web::Json<Health> {
     web::Json(Health { status: "ok" })
 }
 
-/// Readiness: answers 200 when the database is reachable, 503 otherwise.
+/// Readiness, answered within a second: 200 when the database can serve (PostgreSQL answers a
+/// query; SQLite takes a write, so a full disk shows here), 503 otherwise.
 #[utoipa::path(
     tag = "operations",
     responses(
@@ -33,6 +34,12 @@ pub async fn healthz() -> web::Json<Health> {
 )]
 #[get("/readyz")]
 pub async fn readyz(matches: web::Data<Matches>) -> Result<web::Json<Health>, ApiError> {
-    matches.ready().await.map_err(|_| ApiError::Unavailable)?;
+    matches.ready().await.map_err(|error| {
+        tracing::warn!(
+            error = format!("{:#}", anyhow::Error::from(error)),
+            "not ready"
+        );
+        ApiError::Unavailable
+    })?;
     Ok(web::Json(Health { status: "ready" }))
 }

@@ -96,7 +96,7 @@ impl MatchError {
             MatchError::InvalidQuery { .. } => "invalid_query",
             MatchError::InvalidIdempotencyKey => "invalid_idempotency_key",
             MatchError::IdempotencyKeyReused => "idempotency_key_reused",
-            MatchError::Store(StoreError::Unavailable(_)) => "service_unavailable",
+            MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
             MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
         }
     }

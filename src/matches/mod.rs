@@ -65,6 +65,6 @@ impl Matches {
 
     /// Whether the service can serve now: its database answers.
     pub async fn ready(&self) -> Result<(), MatchError> {
-        Ok(self.db.ping().await?)
+        Ok(self.db.ready().await?)
     }
 }

@@ -29,7 +29,7 @@ fn from_row(row: &sqlx::any::AnyRow) -> Result<Account, sqlx::Error> {
 impl Db {
     /// Inserts an account; [`StoreError::Conflict`] when the username is taken (any case).
     pub async fn insert_account(&self, account: &Account) -> Result<(), StoreError> {
-        sqlx::query(
+        self.timed(sqlx::query(
             "INSERT INTO accounts (id, username, username_key, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(&account.id)
@@ -37,30 +37,33 @@ impl Db {
         .bind(account.username.to_lowercase())
         .bind(&account.password_hash)
         .bind(account.created_at)
-        .execute(self.pool())
+        .execute(self.pool()))
         .await?;
         Ok(())
     }
 
     /// The account with this username, compared without regard to case.
     pub async fn account_by_username(&self, username: &str) -> Result<Option<Account>, StoreError> {
-        let row = sqlx::query(
+        let row = self.timed(sqlx::query(
             "SELECT id, username, password_hash, created_at FROM accounts WHERE username_key = $1",
         )
         .bind(username.to_lowercase())
-        .fetch_optional(self.pool())
+        .fetch_optional(self.pool()))
         .await?;
         Ok(row.as_ref().map(from_row).transpose()?)
     }
 
     /// The account with this id.
     pub async fn account_by_id(&self, id: &str) -> Result<Option<Account>, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, username, password_hash, created_at FROM accounts WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(self.pool())
-        .await?;
+        let row = self
+            .timed(
+                sqlx::query(
+                    "SELECT id, username, password_hash, created_at FROM accounts WHERE id = $1",
+                )
+                .bind(id)
+                .fetch_optional(self.pool()),
+            )
+            .await?;
         Ok(row.as_ref().map(from_row).transpose()?)
     }
 }

@@ -218,64 +218,74 @@ impl Db {
         secret: &str,
         client_seed: &str,
     ) -> Result<(), StoreError> {
-        let mut transaction = self.begin_write().await?;
-        sqlx::query(&format!(
-            "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
-        ))
-        .bind(&row.id)
-        .bind(&row.created_by)
-        .bind(row.visibility.as_str())
-        .bind(&row.invite_code)
-        .bind(serde_json::to_string(&row.rules).expect("rules serialise"))
-        .bind(i64::from(row.seat_count))
-        .bind(i64::from(row.auto_end_turn))
-        .bind(row.status.as_str())
-        .bind(row.version)
-        .bind(&row.commitment)
-        .bind(i64::from(row.shuffle_version))
-        .bind(row.turn_seat.map(i64::from))
-        .bind(row.turn_since)
-        .bind(
-            row.winners
-                .as_ref()
-                .map(|winners| serde_json::to_string(winners).expect("seats serialise")),
-        )
-        .bind(row.created_at)
-        .bind(row.updated_at)
-        .execute(&mut *transaction)
-        .await?;
-        sqlx::query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
-            .bind(&row.id)
-            .bind(secret)
-            .execute(&mut *transaction)
-            .await?;
-        sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at) VALUES ($1, 0, $2, $3, $4)")
+        self.timed(async {
+            let mut transaction = self.begin_write().await?;
+            sqlx::query(&format!(
+                "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+            ))
             .bind(&row.id)
             .bind(&row.created_by)
-            .bind(client_seed)
+            .bind(row.visibility.as_str())
+            .bind(&row.invite_code)
+            .bind(serde_json::to_string(&row.rules).expect("rules serialise"))
+            .bind(i64::from(row.seat_count))
+            .bind(i64::from(row.auto_end_turn))
+            .bind(row.status.as_str())
+            .bind(row.version)
+            .bind(&row.commitment)
+            .bind(i64::from(row.shuffle_version))
+            .bind(row.turn_seat.map(i64::from))
+            .bind(row.turn_since)
+            .bind(
+                row.winners
+                    .as_ref()
+                    .map(|winners| serde_json::to_string(winners).expect("seats serialise")),
+            )
             .bind(row.created_at)
+            .bind(row.updated_at)
             .execute(&mut *transaction)
             .await?;
-        transaction.commit().await?;
-        Ok(())
+            sqlx::query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
+                .bind(&row.id)
+                .bind(secret)
+                .execute(&mut *transaction)
+                .await?;
+            sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at) VALUES ($1, 0, $2, $3, $4)")
+                .bind(&row.id)
+                .bind(&row.created_by)
+                .bind(client_seed)
+                .bind(row.created_at)
+                .execute(&mut *transaction)
+                .await?;
+            transaction.commit().await?;
+            Ok::<_, StoreError>(())
+        })
+        .await
+        .map_err(StoreError::of_write)
     }
 
     /// The match with this id.
     pub async fn match_by_id(&self, id: &str) -> Result<Option<MatchRow>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1"
-        ))
-        .bind(id)
-        .fetch_optional(self.pool())
-        .await?;
+        let row = self
+            .timed(
+                sqlx::query(&format!(
+                    "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1"
+                ))
+                .bind(id)
+                .fetch_optional(self.pool()),
+            )
+            .await?;
         row.as_ref().map(match_from_row).transpose()
     }
 
     /// The match's version, or `None` for no such match: the cheapest question to ask.
     pub async fn match_version(&self, id: &str) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT version FROM matches WHERE id = $1")
-            .bind(id)
-            .fetch_optional(self.pool())
+        let row = self
+            .timed(
+                sqlx::query("SELECT version FROM matches WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(self.pool()),
+            )
             .await?;
         Ok(row.map(|row| row.try_get("version")).transpose()?)
     }
@@ -287,14 +297,17 @@ impl Db {
         account_id: &str,
     ) -> Result<Option<(MatchRow, Option<Seat>)>, StoreError> {
         let columns = &*ALIASED_MATCH_COLUMNS;
-        let row = sqlx::query(&format!(
-            "SELECT {columns}, s.seat AS caller_seat FROM matches m \
+        let row = self
+            .timed(
+                sqlx::query(&format!(
+                    "SELECT {columns}, s.seat AS caller_seat FROM matches m \
              LEFT JOIN match_seats s ON s.match_id = m.id AND s.account_id = $2 WHERE m.id = $1"
-        ))
-        .bind(id)
-        .bind(account_id)
-        .fetch_optional(self.pool())
-        .await?;
+                ))
+                .bind(id)
+                .bind(account_id)
+                .fetch_optional(self.pool()),
+            )
+            .await?;
         let Some(row) = row else { return Ok(None) };
         let seat = row
             .try_get::<Option<i64>, _>("caller_seat")?
@@ -330,7 +343,7 @@ impl Db {
         for id in match_ids {
             query = query.bind(id);
         }
-        for row in query.fetch_all(self.pool()).await? {
+        for row in self.timed(query.fetch_all(self.pool())).await? {
             by_match
                 .entry(row.try_get("match_id")?)
                 .or_default()
@@ -341,9 +354,12 @@ impl Db {
 
     /// The match's secret (hex).
     pub async fn match_secret(&self, match_id: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT secret FROM match_secrets WHERE match_id = $1")
-            .bind(match_id)
-            .fetch_optional(self.pool())
+        let row = self
+            .timed(
+                sqlx::query("SELECT secret FROM match_secrets WHERE match_id = $1")
+                    .bind(match_id)
+                    .fetch_optional(self.pool()),
+            )
             .await?;
         Ok(row.map(|row| row.try_get("secret")).transpose()?)
     }
@@ -355,11 +371,11 @@ impl Db {
         after: i64,
         limit: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
-        let rows = sqlx::query("SELECT seq, event, hash FROM match_events WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3")
+        let rows = self.timed(sqlx::query("SELECT seq, event, hash FROM match_events WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3")
             .bind(match_id)
             .bind(after)
             .bind(limit)
-            .fetch_all(self.pool())
+            .fetch_all(self.pool()))
             .await?;
         rows.iter()
             .map(|row| {
@@ -412,12 +428,15 @@ impl Db {
             "SELECT {columns} FROM matches m WHERE ($1 = $1) AND {filter} AND {cursor_filter} ORDER BY {order} LIMIT $4"
         );
         let (sort_key, id) = cursor.unwrap_or((0, String::new()));
-        let rows = sqlx::query(&sql)
-            .bind(account_id)
-            .bind(sort_key)
-            .bind(id)
-            .bind(limit)
-            .fetch_all(self.pool())
+        let rows = self
+            .timed(
+                sqlx::query(&sql)
+                    .bind(account_id)
+                    .bind(sort_key)
+                    .bind(id)
+                    .bind(limit)
+                    .fetch_all(self.pool()),
+            )
             .await?;
         rows.iter().map(match_from_row).collect()
     }

@@ -5,7 +5,8 @@
 //! are written.
 //!
 //! # Layout
-//! - this file: [`Db`] (the pool, connecting, migrating) and [`StoreError`];
+//! - this file: [`Db`] (the pool, connecting, migrating, the statement timeout, readiness);
+//! - `error`: [`StoreError`], sorted by what a caller can do about it;
 //! - [`accounts`], [`tokens`]: accounts, refresh tokens and signing keys;
 //! - [`matches`]: match rows, seats, secrets, the log's reads and listings;
 //! - [`seating`]: seat changes, each under a lock on its match;
@@ -13,8 +14,10 @@
 
 pub mod accounts;
 pub mod append;
+mod error;
 pub mod matches;
 pub mod seating;
+mod sqlite_file;
 pub mod tokens;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -24,6 +27,13 @@ use sqlx::migrate::Migrator;
 use sqlx::{Any, AnyPool, Connection, Executor, Transaction};
 
 use crate::config::DatabaseSettings;
+pub use error::StoreError;
+use error::outage;
+pub use sqlite_file::StartError;
+
+/// How much longer than the server's statement timeout the client waits, so that a slow
+/// statement on a live server ends in the server's own (definite) cancellation.
+const CLIENT_TIMEOUT_MARGIN: Duration = Duration::from_secs(1);
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
@@ -37,127 +47,60 @@ pub enum Backend {
     Postgres,
 }
 
-/// Why storage failed. Rule and input errors never come from here.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The database cannot be reached now (down, restarting, pool exhausted).
-    #[error("the database is unavailable")]
-    Unavailable(#[source] sqlx::Error),
-    /// A unique constraint refused the write.
-    #[error("a unique constraint refused the write")]
-    Conflict(#[source] sqlx::Error),
-    /// A stored value the code cannot read back: a bug or a corrupt database.
-    #[error("a stored value is corrupt: {0}")]
-    Corrupt(String),
-    /// Anything else: a bug or a corrupt database.
-    #[error("database error")]
-    Other(#[source] sqlx::Error),
-}
-
-impl From<sqlx::Error> for StoreError {
-    fn from(error: sqlx::Error) -> StoreError {
-        let classified = StoreError::classify(error);
-        if let StoreError::Unavailable(_) = classified {
-            outage::noticed();
-        }
-        classified
-    }
-}
-
-impl StoreError {
-    fn classify(error: sqlx::Error) -> StoreError {
-        match &error {
-            sqlx::Error::PoolTimedOut
-            | sqlx::Error::PoolClosed
-            | sqlx::Error::Io(_)
-            | sqlx::Error::Tls(_) => StoreError::Unavailable(error),
-            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(error),
-            // PostgreSQL refusing connections: connection exceptions (08), insufficient
-            // resources (53), shutting down or starting up (57P), connections disallowed (55000).
-            sqlx::Error::Database(db)
-                if db.code().is_some_and(|code| {
-                    code.starts_with("08")
-                        || code.starts_with("53")
-                        || code.starts_with("57P")
-                        || code == "55000"
-                }) =>
-            {
-                StoreError::Unavailable(error)
-            }
-            _ => StoreError::Other(error),
-        }
-    }
-}
-
 /// A pooled connection idle for longer than this is pinged before it is handed out.
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(1);
 
-/// When this process last found the database unreachable. For a while after that, every
-/// pooled connection is pinged before use: the ones a restart cut are dropped unused instead
-/// of failing a request each once the database is back.
-mod outage {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::time::{SystemTime, UNIX_EPOCH};
+/// How long a readiness check may take before it says "not ready".
+const READINESS_TIMEOUT: Duration = Duration::from_secs(1);
 
-    /// How long after an outage connections are checked before use.
-    const WARY_FOR_MILLIS: u64 = 30_000;
-
-    static NOTICED_AT_MILLIS: AtomicU64 = AtomicU64::new(0);
-
-    fn now_millis() -> u64 {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |elapsed| elapsed.as_millis() as u64)
-    }
-
-    /// Records that the database did not answer.
-    pub fn noticed() {
-        NOTICED_AT_MILLIS.store(now_millis(), Ordering::Relaxed);
-    }
-
-    /// Whether the database failed to answer lately.
-    pub fn recent() -> bool {
-        let noticed = NOTICED_AT_MILLIS.load(Ordering::Relaxed);
-        noticed != 0 && now_millis().saturating_sub(noticed) < WARY_FOR_MILLIS
-    }
-}
+/// How long a returned connection may take to answer a ping after an outage before it is
+/// closed instead of pooled.
+const RELEASE_PING_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// The connection pool and what it talks to.
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// How long any one statement may take, as the client sees it.
+    statement_timeout: Duration,
     /// PostgreSQL: the writer that gathers concurrent appends.
     batcher: Option<append::Batcher>,
 }
 
 impl Db {
-    /// Connects (creating a SQLite file if needed). Fails when the database cannot be reached.
-    pub async fn connect(settings: &DatabaseSettings) -> Result<Db, sqlx::Error> {
+    /// Connects (creating a SQLite file if needed, readable by its owner only). Fails when the
+    /// database cannot be reached, or a SQLite file cannot be written.
+    pub async fn connect(settings: &DatabaseSettings) -> Result<Db, StartError> {
         install_default_drivers();
-        let (url, backend) = if settings.is_sqlite() {
-            let url = &settings.url;
-            let with_create = if url.contains("mode=") {
-                url.clone()
-            } else if url.contains('?') {
-                format!("{url}&mode=rwc")
-            } else {
-                format!("{url}?mode=rwc")
-            };
-            (with_create, Backend::Sqlite)
+        let backend = if settings.is_sqlite() {
+            sqlite_file::prepare(&settings.url)?;
+            Backend::Sqlite
         } else {
-            (settings.url.clone(), Backend::Postgres)
+            Backend::Postgres
         };
+        let statement_timeout = Duration::from_secs(settings.statement_timeout_seconds);
         let pool = AnyPoolOptions::new()
             .max_connections(settings.max_connections)
             .acquire_timeout(Duration::from_secs(settings.timeout_seconds))
             .after_connect(move |connection, _| {
                 Box::pin(async move {
-                    if backend == Backend::Sqlite {
-                        // Writers wait for each other instead of failing; WAL lets readers go on.
-                        connection.execute("PRAGMA busy_timeout = 5000").await?;
-                        connection.execute("PRAGMA journal_mode = WAL").await?;
-                        connection.execute("PRAGMA foreign_keys = ON").await?;
+                    match backend {
+                        Backend::Sqlite => {
+                            // Writers wait for each other instead of failing; WAL lets readers
+                            // go on.
+                            connection.execute("PRAGMA busy_timeout = 5000").await?;
+                            connection.execute("PRAGMA journal_mode = WAL").await?;
+                            connection.execute("PRAGMA foreign_keys = ON").await?;
+                        }
+                        Backend::Postgres => {
+                            // The server cancels what runs too long (and rolls it back), so a
+                            // slow statement ends in a definite refusal.
+                            let millis = statement_timeout.as_millis();
+                            connection
+                                .execute(format!("SET statement_timeout = {millis}").as_str())
+                                .await?;
+                        }
                     }
                     Ok(())
                 })
@@ -174,17 +117,53 @@ impl Db {
                     Ok(true)
                 })
             })
-            .connect(&url)
-            .await?;
+            .after_release(|connection, _| {
+                Box::pin(async move {
+                    // A connection still inside a transaction (its COMMIT or ROLLBACK failed: a
+                    // full disk, an I/O error) must never be handed out again: on SQLite its next
+                    // transaction would be a savepoint inside the stuck one, answered as written
+                    // and never committed, while the stuck one holds the write lock. Closing it
+                    // rolls the stuck one back.
+                    if connection.is_in_transaction() {
+                        return Ok(false);
+                    }
+                    // After an outage (or a statement abandoned at its timeout), keep only the
+                    // connections that answer at once.
+                    if outage::recent() {
+                        let answered =
+                            tokio::time::timeout(RELEASE_PING_TIMEOUT, connection.ping()).await;
+                        return Ok(matches!(answered, Ok(Ok(()))));
+                    }
+                    Ok(true)
+                })
+            })
+            .connect(&sqlite_file::with_create(&settings.url, backend))
+            .await
+            .map_err(StartError::Connect)?;
         let mut db = Db {
             pool,
             backend,
+            statement_timeout: statement_timeout + CLIENT_TIMEOUT_MARGIN,
             batcher: None,
         };
         if backend == Backend::Postgres {
             db.batcher = Some(append::Batcher::start(db.clone()));
         }
         Ok(db)
+    }
+
+    /// Runs one database operation within the statement timeout. Past it the operation is
+    /// abandoned (its connection checked before reuse) and the caller told the database is
+    /// unavailable: PostgreSQL cancels a slow statement itself a moment earlier, but a frozen
+    /// or unreachable server answers nothing at all.
+    pub(crate) async fn timed<T, E>(
+        &self,
+        operation: impl Future<Output = Result<T, E>>,
+    ) -> Result<T, StoreError>
+    where
+        StoreError: From<E>,
+    {
+        within(self.statement_timeout, operation).await
     }
 
     /// Applies the pending migrations of this backend.
@@ -195,21 +174,40 @@ impl Db {
         }
     }
 
-    /// Whether the database answers now.
-    pub async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
-        Ok(())
+    /// Whether the database can serve now, answered within a second: PostgreSQL answers a
+    /// query; SQLite takes a write (a full disk or an unwritable file lets reads through but
+    /// no write).
+    pub async fn ready(&self) -> Result<(), StoreError> {
+        let probe = async {
+            match self.backend {
+                Backend::Postgres => {
+                    sqlx::query("SELECT 1").execute(&self.pool).await?;
+                }
+                Backend::Sqlite => {
+                    let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+                    sqlx::query("INSERT INTO readiness_probe (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at")
+                        .bind(now())
+                        .execute(&mut *transaction)
+                        .await?;
+                    transaction.commit().await?;
+                }
+            }
+            Ok::<_, sqlx::Error>(())
+        };
+        within(READINESS_TIMEOUT, probe).await
     }
 
     /// PostgreSQL: `NOTIFY channel, payload` in a transaction of its own. Its commit skips
     /// the disk flush (`synchronous_commit` off): it writes nothing worth keeping, and a flush
     /// would hold PostgreSQL's global notify lock for its whole duration.
     pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), StoreError> {
-        sqlx::query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)")
-            .bind(channel)
-            .bind(payload)
-            .execute(&self.pool)
-            .await?;
+        self.timed(
+            sqlx::query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)")
+                .bind(channel)
+                .bind(payload)
+                .execute(&self.pool),
+        )
+        .await?;
         Ok(())
     }
 
@@ -222,10 +220,10 @@ impl Db {
     /// transaction that read first and wrote later could not get the lock while another writer
     /// held it and would fail with `SQLITE_BUSY` instead of waiting for its turn.
     pub(crate) async fn begin_write(&self) -> Result<Transaction<'static, Any>, StoreError> {
-        Ok(match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
-            Backend::Postgres => self.pool.begin().await?,
-        })
+        match self.backend {
+            Backend::Sqlite => self.timed(self.pool.begin_with("BEGIN IMMEDIATE")).await,
+            Backend::Postgres => self.timed(self.pool.begin()).await,
+        }
     }
 
     /// On PostgreSQL: what the append writer did so far.
@@ -236,6 +234,23 @@ impl Db {
     /// Which database this is.
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+}
+
+/// Runs `operation` for at most `limit` (see [`Db::timed`]).
+pub(crate) async fn within<T, E>(
+    limit: Duration,
+    operation: impl Future<Output = Result<T, E>>,
+) -> Result<T, StoreError>
+where
+    StoreError: From<E>,
+{
+    match tokio::time::timeout(limit, operation).await {
+        Ok(outcome) => Ok(outcome?),
+        Err(_) => {
+            outage::noticed();
+            Err(StoreError::TimedOut)
+        }
     }
 }
 

@@ -6,11 +6,13 @@
 //! On PostgreSQL the match's row is locked (`SELECT … FOR UPDATE`); on SQLite the transaction
 //! takes the database's write lock when it begins (`BEGIN IMMEDIATE`).
 
+use std::time::Duration;
+
 use sqlx::{Any, Row, Transaction};
 
 use super::append::{self, Append};
 use super::matches::{MATCH_COLUMNS, MatchRow, SeatRow, match_from_row, seat_from_row, seat_of};
-use super::{Backend, Db, StoreError};
+use super::{Backend, Db, StoreError, within};
 use crate::rules::Seat;
 
 /// A match locked for a change of its seats. Dropping it without [`SeatChange::commit`] rolls
@@ -18,6 +20,8 @@ use crate::rules::Seat;
 pub struct SeatChange {
     transaction: Transaction<'static, Any>,
     backend: Backend,
+    /// The statement timeout, for each statement of the change.
+    timeout: Duration,
     /// The match as it is under the lock.
     pub row: MatchRow,
     /// Its taken seats under the lock, in seat order.
@@ -32,27 +36,34 @@ impl Db {
             Backend::Postgres => " FOR UPDATE",
             Backend::Sqlite => "",
         };
-        let row = sqlx::query(&format!(
-            "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1{lock}"
-        ))
-        .bind(match_id)
-        .fetch_optional(&mut *transaction)
-        .await?;
+        let row = self
+            .timed(
+                sqlx::query(&format!(
+                    "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1{lock}"
+                ))
+                .bind(match_id)
+                .fetch_optional(&mut *transaction),
+            )
+            .await?;
         let Some(row) = row else { return Ok(None) };
         let row = match_from_row(&row)?;
-        let seats = sqlx::query(
-            "SELECT s.seat, s.account_id, a.username, s.client_seed FROM match_seats s \
-             JOIN accounts a ON a.id = s.account_id WHERE s.match_id = $1 ORDER BY s.seat",
-        )
-        .bind(match_id)
-        .fetch_all(&mut *transaction)
-        .await?
-        .iter()
-        .map(seat_from_row)
-        .collect::<Result<_, _>>()?;
+        let seats = self
+            .timed(
+                sqlx::query(
+                    "SELECT s.seat, s.account_id, a.username, s.client_seed FROM match_seats s \
+                     JOIN accounts a ON a.id = s.account_id WHERE s.match_id = $1 ORDER BY s.seat",
+                )
+                .bind(match_id)
+                .fetch_all(&mut *transaction),
+            )
+            .await?
+            .iter()
+            .map(seat_from_row)
+            .collect::<Result<_, _>>()?;
         Ok(Some(SeatChange {
             transaction,
             backend: self.backend(),
+            timeout: self.statement_timeout,
             row,
             seats,
         }))
@@ -68,26 +79,30 @@ impl SeatChange {
         client_seed: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at) VALUES ($1, $2, $3, $4, $5)")
-            .bind(&self.row.id)
-            .bind(i64::from(seat))
-            .bind(account_id)
-            .bind(client_seed)
-            .bind(now)
-            .execute(&mut *self.transaction)
-            .await?;
-        let username: String = sqlx::query("SELECT username FROM accounts WHERE id = $1")
-            .bind(account_id)
-            .fetch_one(&mut *self.transaction)
-            .await?
-            .try_get("username")?;
-        self.seats.push(SeatRow {
-            seat,
-            account_id: account_id.to_owned(),
-            username,
-            client_seed: client_seed.to_owned(),
-        });
-        Ok(())
+        let timeout = self.timeout;
+        within(timeout, async {
+            sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at) VALUES ($1, $2, $3, $4, $5)")
+                .bind(&self.row.id)
+                .bind(i64::from(seat))
+                .bind(account_id)
+                .bind(client_seed)
+                .bind(now)
+                .execute(&mut *self.transaction)
+                .await?;
+            let username: String = sqlx::query("SELECT username FROM accounts WHERE id = $1")
+                .bind(account_id)
+                .fetch_one(&mut *self.transaction)
+                .await?
+                .try_get("username")?;
+            self.seats.push(SeatRow {
+                seat,
+                account_id: account_id.to_owned(),
+                username,
+                client_seed: client_seed.to_owned(),
+            });
+            Ok::<_, StoreError>(())
+        })
+        .await
     }
 
     /// Frees `account_id`'s seat; later seats move down one, and a match left with nobody is
@@ -96,48 +111,61 @@ impl SeatChange {
         let Some(freed) = seat_of(&self.seats, account_id) else {
             return Ok(());
         };
-        sqlx::query("DELETE FROM match_seats WHERE match_id = $1 AND seat = $2")
-            .bind(&self.row.id)
-            .bind(i64::from(freed))
-            .execute(&mut *self.transaction)
-            .await?;
-        self.seats.retain(|seat| seat.seat != freed);
-        // One row at a time, lowest first, so (match_id, seat) stays unique throughout.
-        for later in self.seats.iter_mut().filter(|seat| seat.seat > freed) {
-            sqlx::query("UPDATE match_seats SET seat = $1 WHERE match_id = $2 AND seat = $3")
-                .bind(i64::from(later.seat - 1))
+        let timeout = self.timeout;
+        within(timeout, async {
+            sqlx::query("DELETE FROM match_seats WHERE match_id = $1 AND seat = $2")
                 .bind(&self.row.id)
-                .bind(i64::from(later.seat))
+                .bind(i64::from(freed))
                 .execute(&mut *self.transaction)
                 .await?;
-            later.seat -= 1;
-        }
-        if self.seats.is_empty() {
-            sqlx::query("DELETE FROM matches WHERE id = $1")
-                .bind(&self.row.id)
-                .execute(&mut *self.transaction)
-                .await?;
-        }
-        Ok(())
+            self.seats.retain(|seat| seat.seat != freed);
+            // One row at a time, lowest first, so (match_id, seat) stays unique throughout.
+            for later in self.seats.iter_mut().filter(|seat| seat.seat > freed) {
+                sqlx::query("UPDATE match_seats SET seat = $1 WHERE match_id = $2 AND seat = $3")
+                    .bind(i64::from(later.seat - 1))
+                    .bind(&self.row.id)
+                    .bind(i64::from(later.seat))
+                    .execute(&mut *self.transaction)
+                    .await?;
+                later.seat -= 1;
+            }
+            if self.seats.is_empty() {
+                sqlx::query("DELETE FROM matches WHERE id = $1")
+                    .bind(&self.row.id)
+                    .execute(&mut *self.transaction)
+                    .await?;
+            }
+            Ok::<_, StoreError>(())
+        })
+        .await
     }
 
     /// The match's shuffle secret (hex).
     pub async fn secret(&mut self) -> Result<String, StoreError> {
-        let row = sqlx::query("SELECT secret FROM match_secrets WHERE match_id = $1")
-            .bind(&self.row.id)
-            .fetch_one(&mut *self.transaction)
-            .await?;
+        let row = within(
+            self.timeout,
+            sqlx::query("SELECT secret FROM match_secrets WHERE match_id = $1")
+                .bind(&self.row.id)
+                .fetch_one(&mut *self.transaction),
+        )
+        .await?;
         Ok(row.try_get("secret")?)
     }
 
     /// Appends the match's first events (its start) in the same transaction as the seats.
     pub async fn append(&mut self, append: &Append) -> Result<bool, StoreError> {
-        append::append_in(&mut self.transaction, self.backend, append).await
+        within(
+            self.timeout,
+            append::append_in(&mut self.transaction, self.backend, append),
+        )
+        .await
     }
 
-    /// Makes every change of this transaction durable at once.
+    /// Makes every change of this transaction durable at once. A failure here is
+    /// [`StoreError::Unconfirmed`].
     pub async fn commit(self) -> Result<(), StoreError> {
-        self.transaction.commit().await?;
-        Ok(())
+        within(self.timeout, self.transaction.commit())
+            .await
+            .map_err(StoreError::of_write)
     }
 }

@@ -39,7 +39,7 @@ impl Db {
         token: &RefreshToken,
         now: i64,
     ) -> Result<(), StoreError> {
-        insert_token(self.pool(), token, now).await
+        self.timed(insert_token(self.pool(), token, now)).await
     }
 
     /// The stored token with this hash.
@@ -47,11 +47,11 @@ impl Db {
         &self,
         token_hash: &str,
     ) -> Result<Option<RefreshToken>, StoreError> {
-        let row = sqlx::query(
+        let row = self.timed(sqlx::query(
             "SELECT token_hash, account_id, family_id, expires_at, used_at, revoked_at FROM refresh_tokens WHERE token_hash = $1",
         )
         .bind(token_hash)
-        .fetch_optional(self.pool())
+        .fetch_optional(self.pool()))
         .await?;
         let Some(row) = row else { return Ok(None) };
         Ok(Some(RefreshToken {
@@ -75,32 +75,40 @@ impl Db {
         if old.expires_at <= now {
             return Ok(Rotation::Invalid);
         }
-        let mut transaction = self.pool().begin().await?;
-        let marked = sqlx::query(
-            "UPDATE refresh_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL AND revoked_at IS NULL",
-        )
-        .bind(now)
-        .bind(&old.token_hash)
-        .execute(&mut *transaction)
-        .await?;
-        if marked.rows_affected() != 1 {
-            transaction.rollback().await?;
+        let rotated = self
+            .timed(async {
+                let mut transaction = self.begin_write().await?;
+                let marked = sqlx::query(
+                    "UPDATE refresh_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL AND revoked_at IS NULL",
+                )
+                .bind(now)
+                .bind(&old.token_hash)
+                .execute(&mut *transaction)
+                .await?;
+                if marked.rows_affected() != 1 {
+                    transaction.rollback().await?;
+                    return Ok::<_, StoreError>(false);
+                }
+                insert_token(&mut *transaction, next, now).await?;
+                transaction.commit().await?;
+                Ok(true)
+            })
+            .await?;
+        if !rotated {
             self.revoke_family(&old.family_id, now).await?;
             return Ok(Rotation::Reused);
         }
-        insert_token(&mut *transaction, next, now).await?;
-        transaction.commit().await?;
         Ok(Rotation::Rotated)
     }
 
     /// Revokes every token of a family.
     pub async fn revoke_family(&self, family_id: &str, now: i64) -> Result<(), StoreError> {
-        sqlx::query(
+        self.timed(sqlx::query(
             "UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL",
         )
         .bind(now)
         .bind(family_id)
-        .execute(self.pool())
+        .execute(self.pool()))
         .await?;
         Ok(())
     }
@@ -113,21 +121,25 @@ impl Db {
         secret: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO signing_keys (kid, secret, created_at) VALUES ($1, $2, $3) ON CONFLICT (kid) DO NOTHING")
+        self.timed(sqlx::query("INSERT INTO signing_keys (kid, secret, created_at) VALUES ($1, $2, $3) ON CONFLICT (kid) DO NOTHING")
             .bind(kid)
             .bind(secret)
             .bind(now)
-            .execute(self.pool())
+            .execute(self.pool()))
             .await?;
         Ok(())
     }
 
     /// Every signing key, newest first: `(kid, base64 secret)`.
     pub async fn signing_keys(&self) -> Result<Vec<(String, String)>, StoreError> {
-        let rows =
-            sqlx::query("SELECT kid, secret FROM signing_keys ORDER BY created_at DESC, kid DESC")
-                .fetch_all(self.pool())
-                .await?;
+        let rows = self
+            .timed(
+                sqlx::query(
+                    "SELECT kid, secret FROM signing_keys ORDER BY created_at DESC, kid DESC",
+                )
+                .fetch_all(self.pool()),
+            )
+            .await?;
         rows.iter()
             .map(|row| Ok((row.try_get("kid")?, row.try_get("secret")?)))
             .collect::<Result<Vec<_>, sqlx::Error>>()

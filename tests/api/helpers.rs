@@ -236,3 +236,102 @@ pub async fn assert_problem(response: reqwest::Response, status: u16, code: &str
     );
     body
 }
+
+/// A logged-in player.
+pub struct Player {
+    /// Its access token.
+    pub token: String,
+}
+
+pub async fn players(app: &TestApp, count: usize) -> Vec<Player> {
+    let mut players = Vec::new();
+    for index in 0..count {
+        let name = format!("player{index}");
+        app.register(&name, "correct horse").await;
+        let tokens = app.login(&name, "correct horse").await;
+        players.push(Player {
+            token: tokens["access_token"].as_str().unwrap().to_owned(),
+        });
+    }
+    players
+}
+
+impl TestApp {
+    pub async fn post_as(&self, player: &Player, path: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.address))
+            .bearer_auth(&player.token)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn get_as(&self, player: &Player, path: &str) -> reqwest::Response {
+        self.get(path, Some(&player.token)).await
+    }
+
+    pub async fn json_as(&self, player: &Player, path: &str) -> Value {
+        let response = self.get_as(player, path).await;
+        assert_eq!(response.status(), 200, "GET {path}");
+        response.json().await.unwrap()
+    }
+}
+
+/// Creates a match for `players` (the first creates, the rest join) and returns its id.
+pub async fn full_match(app: &TestApp, players: &[Player], rules: Value) -> String {
+    let created = app
+        .post_as(
+            &players[0],
+            "/v1/matches",
+            &json!({"rules": rules, "seats": players.len(), "client_seed": "seed-0"}),
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    assert_eq!(created["commitment"].as_str().unwrap().len(), 64);
+    for (index, player) in players.iter().enumerate().skip(1) {
+        let joined = app
+            .post_as(
+                player,
+                &format!("/v1/matches/{id}/join"),
+                &json!({"client_seed": format!("seed-{index}")}),
+            )
+            .await;
+        assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
+    }
+    id
+}
+
+/// Two players and a started `standard` match between them.
+pub async fn standard_match(app: &TestApp) -> (Vec<Player>, String) {
+    let players = players(app, 2).await;
+    let id = full_match(app, &players, json!({"preset": "standard"})).await;
+    (players, id)
+}
+
+/// The seat to move and its view.
+pub async fn view_of_turn(app: &TestApp, players: &[Player], id: &str) -> (usize, Value) {
+    let view = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    let turn = view["turn"].as_u64().unwrap() as usize;
+    let view = app
+        .json_as(&players[turn], &format!("/v1/matches/{id}/view"))
+        .await;
+    (turn, view)
+}
+
+/// `count` started `standard` matches between two players, and the version of each.
+pub async fn started_matches(app: &TestApp, count: usize) -> (Vec<String>, Vec<i64>) {
+    let players = players(app, 2).await;
+    let mut ids = Vec::new();
+    let mut versions = Vec::new();
+    for _ in 0..count {
+        let id = full_match(app, &players, json!({"preset": "standard"})).await;
+        versions.push(app.db.match_by_id(&id).await.unwrap().unwrap().version);
+        ids.push(id);
+    }
+    (ids, versions)
+}

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod auth;
+mod hardening;
 mod helpers;
 mod matches;
 mod operations;

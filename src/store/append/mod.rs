@@ -72,11 +72,17 @@ impl Append {
 impl Db {
     /// Appends atomically if the match is still at `expected_version`; `Ok(false)`, writing
     /// nothing, when another writer got there first or a unique key refused the write.
+    /// A failure after the append was sent is [`StoreError::Unconfirmed`].
     pub async fn append_events(&self, append: Append) -> Result<bool, StoreError> {
         match &self.batcher {
             Some(batcher) => batcher.append(append).await,
             None => sqlite::append_alone(self, &append).await,
         }
+        .map_err(|error| match error {
+            // Abandoned at the statement timeout: sent, and never confirmed.
+            StoreError::TimedOut => StoreError::Unconfirmed(None),
+            other => other,
+        })
     }
 
     /// The response kept under an idempotency key.
@@ -86,13 +92,13 @@ impl Db {
         match_id: &str,
         key: &str,
     ) -> Result<Option<KeptResponse>, StoreError> {
-        let row = sqlx::query(
+        let row = self.timed(sqlx::query(
             "SELECT request_hash, status, response FROM idempotency_keys WHERE account_id = $1 AND match_id = $2 AND key = $3",
         )
         .bind(account_id)
         .bind(match_id)
         .bind(key)
-        .fetch_optional(self.pool())
+        .fetch_optional(self.pool()))
         .await?;
         let Some(row) = row else { return Ok(None) };
         let status: i64 = row.try_get("status")?;

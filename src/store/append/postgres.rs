@@ -133,10 +133,14 @@ async fn write(db: Db, mut jobs: mpsc::Receiver<Job>, counts: Arc<Counts>) {
 
 async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
     let appends: Vec<&Append> = batch.iter().map(|job| &job.append).collect();
-    let outcome = match db.pool().acquire().await {
-        Ok(mut connection) => append_together(&mut connection, &appends).await,
-        Err(error) => Err(error.into()),
-    };
+    let outcome = db
+        .timed(async {
+            let mut connection = db.pool().acquire().await?;
+            append_together(&mut connection, &appends)
+                .await
+                .map_err(StoreError::of_write)
+        })
+        .await;
     match outcome {
         Ok(written) => {
             for job in batch {
@@ -144,14 +148,12 @@ async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
             }
         }
         // The database is away: retrying alone would only make each append wait its own
-        // timeout in turn. Every append of the batch fails now, and nothing was written.
-        Err(StoreError::Unavailable(error)) => {
+        // timeout in turn. Every append of the batch fails now: nothing was written or, past
+        // the statement timeout, nobody can tell.
+        Err(error) if error.is_unavailable() => {
             tracing::warn!(%error, appends = batch.len(), "the database is unavailable for appends");
-            let reason = error.to_string();
             for job in batch {
-                let _ = job.done.send(Err(StoreError::Unavailable(sqlx::Error::Io(
-                    std::io::Error::other(reason.clone()),
-                ))));
+                let _ = job.done.send(Err(same_failure(&error)));
             }
         }
         // A unique key refused the only append: a refusal like a stale version.
@@ -164,13 +166,35 @@ async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
             tracing::debug!(%error, appends = batch.len(), "a batched append failed; retrying each alone");
             counts.retried.fetch_add(1, Ordering::Relaxed);
             for job in batch {
-                let outcome = match db.pool().acquire().await {
-                    Ok(mut connection) => write_one(&mut connection, &job.append).await,
-                    Err(error) => Err(error.into()),
-                };
+                let outcome = db
+                    .timed(async {
+                        let mut connection = db.pool().acquire().await?;
+                        write_one(&mut connection, &job.append)
+                            .await
+                            .map_err(StoreError::of_write)
+                    })
+                    .await;
                 let _ = job.done.send(outcome);
             }
         }
+    }
+}
+
+/// A copy of a batch's failure for each of its appends (errors do not clone), keeping what
+/// matters to them: whether the statement was sent (then they are unconfirmed) or not.
+fn same_failure(error: &StoreError) -> StoreError {
+    match error {
+        StoreError::Unavailable(sqlx::Error::PoolTimedOut) => {
+            StoreError::Unavailable(sqlx::Error::PoolTimedOut)
+        }
+        StoreError::Unavailable(sqlx::Error::PoolClosed) => {
+            StoreError::Unavailable(sqlx::Error::PoolClosed)
+        }
+        StoreError::Unavailable(unsent) => {
+            StoreError::Unavailable(sqlx::Error::Io(std::io::Error::other(unsent.to_string())))
+        }
+        StoreError::Unconfirmed(_) => StoreError::Unconfirmed(None),
+        _ => StoreError::TimedOut,
     }
 }
 

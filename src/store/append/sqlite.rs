@@ -7,20 +7,26 @@ use crate::store::{Db, StoreError};
 
 /// One append in a transaction of its own.
 pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, StoreError> {
-    let mut transaction = db.begin_write().await?;
-    // A unique key refusing a write (a lost race on `seq`, an idempotency key already kept) is
-    // a refusal like a stale version: nothing is written.
-    match write(&mut transaction, append).await {
-        Ok(true) => {
-            transaction.commit().await?;
-            Ok(true)
+    db.timed(async {
+        let mut transaction = db.begin_write().await?;
+        // A unique key refusing a write (a lost race on `seq`, an idempotency key already kept)
+        // is a refusal like a stale version: nothing is written.
+        match write(&mut transaction, append).await {
+            Ok(true) => {
+                transaction
+                    .commit()
+                    .await
+                    .map_err(|error| StoreError::from(error).of_write())?;
+                Ok(true)
+            }
+            Ok(false) | Err(StoreError::Conflict(_)) => {
+                transaction.rollback().await?;
+                Ok(false)
+            }
+            Err(other) => Err(other),
         }
-        Ok(false) | Err(StoreError::Conflict(_)) => {
-            transaction.rollback().await?;
-            Ok(false)
-        }
-        Err(other) => Err(other),
-    }
+    })
+    .await
 }
 
 /// An append's writes inside the caller's transaction; `false` when the match is not at the
