@@ -145,7 +145,6 @@ impl From<MatchError> for ApiError {
             MatchError::NotAPlayer | MatchError::NotSeated => StatusCode::FORBIDDEN,
             MatchError::NotStarted
             | MatchError::NotFinished
-            | MatchError::AlreadySeated
             | MatchError::MatchFull
             | MatchError::MatchStarted
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,

@@ -23,9 +23,6 @@ pub enum MatchError {
     /// The shuffle secret stays secret until the end, so an export waits for it.
     #[error("A match is exported once it has ended.")]
     NotFinished,
-    /// Joining a match the caller already has a seat in.
-    #[error("You already have a seat in this match.")]
-    AlreadySeated,
     /// Joining a match whose seats are all taken (or that has started).
     #[error("Every seat of this match is taken.")]
     MatchFull,
@@ -86,7 +83,6 @@ impl MatchError {
             MatchError::NotSeated => "not_seated",
             MatchError::NotStarted => "match_not_started",
             MatchError::NotFinished => "match_not_finished",
-            MatchError::AlreadySeated => "already_seated",
             MatchError::MatchFull => "match_full",
             MatchError::MatchStarted => "match_started",
             MatchError::VersionConflict { .. } => "version_conflict",

@@ -182,7 +182,8 @@ impl Matches {
     }
 
     /// Seats the caller in the lowest free seat of an open match; the last seat taken deals the
-    /// first hand, in the same transaction.
+    /// first hand, in the same transaction. Joining a match one already sits in succeeds again
+    /// (a retry after an unclear failure gets the same answer), with or without the invite code.
     pub async fn join(
         &self,
         match_id: &str,
@@ -195,15 +196,16 @@ impl Matches {
             .lock_seats(match_id)
             .await?
             .ok_or(MatchError::NotFound)?;
+        if store::matches::seat_of(&change.seats, account_id).is_some() {
+            drop(change);
+            return self.summary(match_id, account_id).await;
+        }
         let row = &change.row;
         if row.visibility == Visibility::Private
             && row.invite_code.as_deref() != request.invite_code.as_deref()
         {
             // A private match is invisible without its code.
             return Err(MatchError::NotFound);
-        }
-        if store::matches::seat_of(&change.seats, account_id).is_some() {
-            return Err(MatchError::AlreadySeated);
         }
         let taken = change.seats.len();
         if row.status != MatchStatus::Open || taken >= usize::from(row.seat_count) {

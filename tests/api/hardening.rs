@@ -166,3 +166,139 @@ async fn finding_01_sqlite_after_a_write_error_acknowledges_nothing_it_does_not_
         );
     }
 }
+
+/// Finding 2: a leave racing the last join never starts a match with an empty seat: the two
+/// serialize, and either the leave frees the seat first or the join fills the table and the
+/// leave is refused because the match has started.
+#[tokio::test]
+async fn finding_02_a_leave_racing_the_last_join_never_starts_a_match_with_an_empty_seat() {
+    let app = spawn_app_with(|_| {}).await;
+    let players = players(&app, 3).await;
+    for _ in 0..12 {
+        let created = app
+            .post_as(&players[0], "/v1/matches", &json!({"seats": 3}))
+            .await;
+        let id = created.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let join = format!("/v1/matches/{id}/join");
+        assert_eq!(
+            app.post_as(&players[1], &join, &json!({})).await.status(),
+            200
+        );
+        let (empty, leave) = (json!({}), format!("/v1/matches/{id}/leave"));
+        let (left, joined) = tokio::join!(
+            app.post_as(&players[1], &leave, &empty),
+            app.post_as(&players[2], &join, &empty),
+        );
+        let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+        let seated = summary["seats"].as_array().unwrap().len();
+        match summary["status"].as_str().unwrap() {
+            "playing" => {
+                assert_eq!(seated, 3, "{summary}");
+                assert_eq!(left.status(), 409, "the leave came too late");
+                assert_eq!(joined.status(), 200);
+                let turn = summary["turn"].as_u64().unwrap() as usize;
+                assert!(turn < 3, "the turn is on a taken seat: {summary}");
+            }
+            "open" => {
+                assert_eq!(seated, 2, "{summary}");
+                assert_eq!(left.status(), 204);
+                assert_eq!(joined.status(), 200);
+            }
+            other => panic!("status {other}: {summary}"),
+        }
+    }
+}
+
+/// Finding 2: a join repeated after an unclear failure gets the same success, not a conflict;
+/// and the last join starts the match in the same write (its answer already shows it playing).
+#[tokio::test]
+async fn finding_02_a_retried_join_gets_the_same_success() {
+    let app = spawn_app_with(|_| {}).await;
+    let players = players(&app, 2).await;
+    let created = app
+        .post_as(&players[0], "/v1/matches", &json!({"seats": 2}))
+        .await;
+    let id = created.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let join = format!("/v1/matches/{id}/join");
+    let first = app.post_as(&players[1], &join, &json!({})).await;
+    assert_eq!(first.status(), 200);
+    let first: Value = first.json().await.unwrap();
+    assert_eq!(first["status"], "playing", "started by the join itself");
+    let again = app.post_as(&players[1], &join, &json!({})).await;
+    assert_eq!(again.status(), 200);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["seats"], first["seats"]);
+    assert_eq!(again["version"], first["version"], "nothing happened twice");
+}
+
+/// Finding 3: four leaves of a five-player, six-seat match at once all succeed, and a 204
+/// means the seat is free: only the creator's seat 0 stays taken.
+#[tokio::test]
+async fn finding_03_concurrent_leaves_all_free_their_seats() {
+    let app = spawn_app_with(|_| {}).await;
+    let players = players(&app, 6).await;
+    for _ in 0..3 {
+        let created = app
+            .post_as(&players[0], "/v1/matches", &json!({"seats": 6}))
+            .await;
+        let id = created.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        for player in &players[1..5] {
+            let joined = app
+                .post_as(player, &format!("/v1/matches/{id}/join"), &json!({}))
+                .await;
+            assert_eq!(joined.status(), 200);
+        }
+        let (empty, leave) = (json!({}), format!("/v1/matches/{id}/leave"));
+        let (a, b, c, d) = tokio::join!(
+            app.post_as(&players[1], &leave, &empty),
+            app.post_as(&players[2], &leave, &empty),
+            app.post_as(&players[3], &leave, &empty),
+            app.post_as(&players[4], &leave, &empty),
+        );
+        for left in [a, b, c, d] {
+            assert_eq!(left.status(), 204, "{}", left.text().await.unwrap());
+        }
+        let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+        let seats: Vec<u64> = summary["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|seat| seat["seat"].as_u64().unwrap())
+            .collect();
+        assert_eq!(seats, [0], "{summary}");
+        assert_eq!(summary["status"], "open");
+    }
+}
+
+/// Finding 13: the creator joining their own private match again, without its code, is told
+/// they are seated (the summary with their seat), not that the match does not exist.
+#[tokio::test]
+async fn finding_13_the_creator_rejoining_a_private_match_is_seated_already() {
+    let app = spawn_app_with(|_| {}).await;
+    let players = players(&app, 1).await;
+    let created = app
+        .post_as(
+            &players[0],
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    let created: Value = created.json().await.unwrap();
+    let id = created["id"].as_str().unwrap();
+    let again = app
+        .post_as(&players[0], &format!("/v1/matches/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(again.status(), 200);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["seats"], created["seats"]);
+    assert_eq!(again["invite_code"], created["invite_code"]);
+}

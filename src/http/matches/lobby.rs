@@ -69,15 +69,17 @@ pub async fn get_match(
     Ok(web::Json(matches.summary(&id, &user.account_id).await?))
 }
 
-/// Take the lowest free seat; the match starts by itself when every seat is taken.
+/// Take the lowest free seat; the match starts by itself when every seat is taken. Joining a
+/// match you already sit in answers the same again (with or without the invite code), so a
+/// retry after an unclear failure is safe.
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id")),
     request_body = JoinMatch,
     responses(
-        (status = 200, description = "Seated", body = MatchSummary),
+        (status = 200, description = "Seated (also when you already were)", body = MatchSummary),
         (status = 404, description = "No such match, or a wrong invite code", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`already_seated`, `match_full`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_full`: every seat is taken, or the match has started", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
