@@ -373,3 +373,144 @@ async fn finding_04_live_feeds_catch_up_with_a_lost_notification() {
     assert!(text.contains(&format!("id: {again}")), "{text}");
     assert!(started.elapsed() < std::time::Duration::from_secs(4));
 }
+
+/// A TCP relay to PostgreSQL that can freeze: while frozen it forwards nothing either way, as a
+/// database server stopped by SIGSTOP would answer nothing.
+struct FreezableRelay {
+    address: std::net::SocketAddr,
+    frozen: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl FreezableRelay {
+    async fn start(target: String) -> FreezableRelay {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let frozen = std::sync::Arc::new(AtomicBool::new(false));
+        let relay_frozen = frozen.clone();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let Ok(server) = tokio::net::TcpStream::connect(&target).await else {
+                    continue;
+                };
+                let (client_read, client_write) = client.into_split();
+                let (server_read, server_write) = server.into_split();
+                for (mut from, mut to) in [
+                    (
+                        Box::new(client_read) as Box<dyn tokio::io::AsyncRead + Unpin + Send>,
+                        Box::new(server_write) as Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
+                    ),
+                    (Box::new(server_read), Box::new(client_write)),
+                ] {
+                    let frozen = relay_frozen.clone();
+                    tokio::spawn(async move {
+                        let mut buffer = vec![0u8; 16 * 1024];
+                        while let Ok(read) = from.read(&mut buffer).await {
+                            if read == 0 {
+                                break;
+                            }
+                            while frozen.load(Ordering::SeqCst) {
+                                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                            }
+                            if to.write_all(&buffer[..read]).await.is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+            }
+        });
+        FreezableRelay { address, frozen }
+    }
+
+    fn freeze(&self, frozen: bool) {
+        self.frozen
+            .store(frozen, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Finding 5: a query in flight does not hang as long as the database does. With the
+/// database frozen (PostgreSQL behind a relay that stops forwarding; SQLite with its write
+/// lock held elsewhere), `/readyz` answers 503 within about a second and a request that needs
+/// the database answers 503 within the statement timeout; both recover when it thaws.
+#[tokio::test]
+async fn finding_05_database_timeouts_cover_queries_in_flight() {
+    let second = std::time::Duration::from_secs(1);
+    let relay = match std::env::var("DATABASE_URL") {
+        Ok(url) if url.starts_with("postgres") => {
+            let host = url
+                .split('@')
+                .nth(1)
+                .and_then(|rest| rest.split('/').next())
+                .unwrap()
+                .to_owned();
+            Some((FreezableRelay::start(host.clone()).await, host))
+        }
+        _ => None,
+    };
+    let app = spawn_app_with(|settings| {
+        settings.database.statement_timeout_seconds = 1;
+        settings.database.timeout_seconds = 1;
+        if let Some((relay, host)) = &relay {
+            settings.database.url = settings
+                .database
+                .url
+                .replace(host.as_str(), &relay.address.to_string());
+        }
+    })
+    .await;
+    let (players, id) = crate::helpers::standard_match(&app).await;
+    let (turn, view) = crate::helpers::view_of_turn(&app, &players, &id).await;
+
+    // Freeze.
+    let mut holder = None;
+    match &relay {
+        Some((relay, _)) => relay.freeze(true),
+        None => {
+            let url = app.settings.database.url.clone();
+            let mut connection =
+                <sqlx::SqliteConnection as sqlx::Connection>::connect(&url).await.unwrap();
+            sqlx::query("BEGIN IMMEDIATE")
+                .execute(&mut connection)
+                .await
+                .unwrap();
+            holder = Some(connection);
+        }
+    }
+    let started = std::time::Instant::now();
+    assert_problem(app.get("/readyz", None).await, 503, "service_unavailable").await;
+    assert!(started.elapsed() < 2 * second, "/readyz took {:?}", started.elapsed());
+
+    let started = std::time::Instant::now();
+    let moved = app
+        .post_as(
+            &players[turn],
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": view["version"], "action": {"type": "end_turn"}}),
+        )
+        .await;
+    assert_eq!(moved.status(), 503, "{}", moved.text().await.unwrap());
+    assert!(
+        started.elapsed() < 4 * second,
+        "a move waited {:?} for a frozen database",
+        started.elapsed()
+    );
+
+    // Thaw.
+    match &relay {
+        Some((relay, _)) => relay.freeze(false),
+        None => drop(holder.take()),
+    }
+    let mut ready = false;
+    for _ in 0..50 {
+        if app.get("/readyz", None).await.status() == 200 {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert!(ready, "ready again once the database answers");
+    let summary = app.get_as(&players[0], &format!("/v1/matches/{id}")).await;
+    assert_eq!(summary.status(), 200);
+}
