@@ -69,6 +69,11 @@ pub struct Settings {
     #[arg(long, env = "LOGIN_ATTEMPTS_PER_MINUTE", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub login_attempts_per_minute: u32,
 
+    /// Long-polls and event streams held open at once; more answer 503 with Retry-After. Lowered
+    /// at start if the open-files limit could not hold them.
+    #[arg(long, env = "MAX_HELD_CONNECTIONS", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_held_connections: u32,
+
     /// Match states kept in memory (each a few kilobytes).
     #[arg(long, env = "MATCH_CACHE_CAPACITY", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub match_cache_capacity: u64,
@@ -131,6 +136,7 @@ impl std::fmt::Debug for Settings {
             )
             .field("login_attempts_per_minute", &self.login_attempts_per_minute)
             .field("match_cache_capacity", &self.match_cache_capacity)
+            .field("max_held_connections", &self.max_held_connections)
             .finish()
     }
 }

@@ -16,7 +16,8 @@
 //! - [`accounts`]: the account service: registration, login and token rotation.
 //! - [`http`]: thin actix-web handlers over the two services, extractors, `ApiError`
 //!   (problem+json, the one place domain errors become statuses), the OpenAPI description.
-//! - [`config`], [`startup`], [`telemetry`]: settings, building and running the app, logs.
+//! - [`config`], [`startup`], [`telemetry`], [`process`]: settings, building and running the
+//!   app, logs, and what the process asks of the system (open files, a word before SIGBUS).
 
 #![warn(missing_docs)]
 
@@ -25,6 +26,7 @@ pub mod auth;
 pub mod config;
 pub mod http;
 pub mod matches;
+pub mod process;
 pub mod random;
 pub mod rules;
 pub mod startup;

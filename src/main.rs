@@ -46,6 +46,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Serve => {
             telemetry::init(&settings.log_level, &settings.log_format);
+            kings_corner::process::explain_bus_errors();
             let app = startup::Application::build(settings).await?;
             tracing::info!(address = %app.address(), "listening");
             app.run().await?;

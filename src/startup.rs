@@ -14,9 +14,11 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::accounts::Accounts;
 use crate::auth::{RateLimiter, TokenKeys};
 use crate::config::Settings;
+use crate::http::held::HeldConnections;
 use crate::http::{self, error::ApiError};
 use crate::matches::Matches;
 use crate::matches::notify::Notifier;
+use crate::process;
 use crate::store::{Backend, Db};
 
 /// A built server, bound and ready to run.
@@ -64,6 +66,8 @@ impl Application {
         let address = listener.local_addr()?;
         let keys = web::Data::new(keys);
         let api = http::openapi();
+        let files = Files::plan(&settings);
+        let held = web::Data::new(HeldConnections::new(files.held_connections));
         let server = HttpServer::new(move || {
             // The routes come from the same `configure` as the served description (built once
             // above), so the two cannot disagree.
@@ -75,6 +79,7 @@ impl Application {
                         .error_handler(http::error::json_error),
                 )
                 .app_data(keys.clone())
+                .app_data(held.clone())
                 .app_data(accounts.clone())
                 .app_data(matches.clone())
                 .configure(http::configure)
@@ -94,6 +99,10 @@ impl Application {
                     Err::<HttpResponse, _>(ApiError::not_found())
                 }))
         })
+        .workers(files.workers)
+        // Past this many open connections a worker stops accepting (they wait in the kernel's
+        // backlog) instead of running out of files and failing every accept.
+        .max_connections(files.connections_per_worker)
         .shutdown_timeout(30)
         .listen(listener)?
         .run();
@@ -117,6 +126,42 @@ impl Application {
     /// Serves until stopped (SIGTERM or Ctrl-C stop it gracefully).
     pub async fn run(self) -> std::io::Result<()> {
         self.server.await
+    }
+}
+
+/// How the process's open files are shared out.
+struct Files {
+    workers: usize,
+    connections_per_worker: usize,
+    held_connections: usize,
+}
+
+impl Files {
+    /// Raises the open-files limit as far as allowed, then keeps files for the database (three
+    /// per SQLite connection: the database, its log and its shared memory), the listener and
+    /// logs, and room for requests that come and go beside the held ones.
+    fn plan(settings: &Settings) -> Files {
+        const FOR_THE_PROCESS: u64 = 64;
+        const FOR_PASSING_REQUESTS: u64 = 64;
+        let limit = process::raise_open_files_limit().unwrap_or(1024);
+        let usable = limit
+            .saturating_sub(FOR_THE_PROCESS + 3 * u64::from(settings.database.max_connections))
+            .max(FOR_PASSING_REQUESTS * 2);
+        let configured = u64::from(settings.max_held_connections);
+        let held = configured.min(usable - FOR_PASSING_REQUESTS);
+        if held < configured {
+            tracing::warn!(
+                open_files_limit = limit,
+                max_held_connections = held,
+                "the open-files limit holds fewer long-polls and streams than configured"
+            );
+        }
+        let workers = std::thread::available_parallelism().map_or(2, usize::from);
+        Files {
+            workers,
+            connections_per_worker: (usable as usize / workers).max(1),
+            held_connections: held as usize,
+        }
     }
 }
 

@@ -91,6 +91,14 @@ impl ApiError {
         ApiError::Refused(Box::new(Refusal::of(status, code, detail.into(), None)))
     }
 
+    /// The same refusal, telling the client when to try again (`Retry-After`).
+    pub fn retry_after(mut self, seconds: u64) -> ApiError {
+        if let ApiError::Refused(refusal) = &mut self {
+            refusal.retry_after = Some(seconds);
+        }
+        self
+    }
+
     /// 401 with this code and sentence.
     pub fn unauthorized(code: &'static str, detail: &'static str) -> ApiError {
         ApiError::refused(StatusCode::UNAUTHORIZED, code, detail)

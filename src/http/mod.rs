@@ -7,6 +7,7 @@ pub mod auth;
 pub mod error;
 pub mod extract;
 pub mod health;
+pub mod held;
 pub mod matches;
 pub mod openapi;
 pub mod rules;

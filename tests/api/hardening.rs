@@ -469,8 +469,9 @@ async fn finding_05_database_timeouts_cover_queries_in_flight() {
         Some((relay, _)) => relay.freeze(true),
         None => {
             let url = app.settings.database.url.clone();
-            let mut connection =
-                <sqlx::SqliteConnection as sqlx::Connection>::connect(&url).await.unwrap();
+            let mut connection = <sqlx::SqliteConnection as sqlx::Connection>::connect(&url)
+                .await
+                .unwrap();
             sqlx::query("BEGIN IMMEDIATE")
                 .execute(&mut connection)
                 .await
@@ -480,7 +481,11 @@ async fn finding_05_database_timeouts_cover_queries_in_flight() {
     }
     let started = std::time::Instant::now();
     assert_problem(app.get("/readyz", None).await, 503, "service_unavailable").await;
-    assert!(started.elapsed() < 2 * second, "/readyz took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < 2 * second,
+        "/readyz took {:?}",
+        started.elapsed()
+    );
 
     let started = std::time::Instant::now();
     let moved = app
@@ -513,4 +518,167 @@ async fn finding_05_database_timeouts_cover_queries_in_flight() {
     assert!(ready, "ready again once the database answers");
     let summary = app.get_as(&players[0], &format!("/v1/matches/{id}")).await;
     assert_eq!(summary.status(), 200);
+}
+
+/// The server binary as its own process, on a SQLite file of its own; killed when dropped.
+struct ServerProcess {
+    child: std::process::Child,
+    address: String,
+    _dir: tempfile::TempDir,
+}
+
+impl ServerProcess {
+    /// Starts `kings-corner` through `wrapper` (e.g. `prlimit …`) with extra environment.
+    async fn start(wrapper: &[&str], environment: &[(&str, &str)]) -> ServerProcess {
+        let dir = tempfile::tempdir().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let binary = env!("CARGO_BIN_EXE_kings-corner");
+        let mut command = Command::new(wrapper.first().copied().unwrap_or(binary));
+        command.args(wrapper.iter().skip(1));
+        if !wrapper.is_empty() {
+            command.arg(binary);
+        }
+        command
+            .env(
+                "DATABASE_URL",
+                format!("sqlite://{}/kc.db", dir.path().display()),
+            )
+            .env("BIND_ADDRESS", format!("127.0.0.1:{port}"))
+            .env("LOG_LEVEL", "error")
+            .env("LOGIN_ATTEMPTS_PER_MINUTE", "1000");
+        for (name, value) in environment {
+            command.env(name, value);
+        }
+        let child = command.spawn().unwrap();
+        let address = format!("http://127.0.0.1:{port}");
+        let client = reqwest::Client::new();
+        for _ in 0..100 {
+            if client
+                .get(format!("{address}/healthz"))
+                .send()
+                .await
+                .is_ok()
+            {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        ServerProcess {
+            child,
+            address,
+            _dir: dir,
+        }
+    }
+
+    /// Registers and logs in a player; their access token.
+    async fn player(&self, client: &reqwest::Client, name: &str) -> String {
+        let credentials = json!({"username": name, "password": "correct horse"});
+        client
+            .post(format!("{}/v1/accounts", self.address))
+            .json(&credentials)
+            .send()
+            .await
+            .unwrap();
+        crate::helpers::json_of(
+            client
+                .post(format!("{}/v1/auth/login", self.address))
+                .json(&credentials),
+        )
+        .await["access_token"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Finding 6: with a low open-files limit (300 here, as a default of 1,024 is to 1,500 waiting
+/// clients), many long-polls cannot stop the server: past its cap they answer 503 with
+/// `Retry-After`, and moves keep flowing while they wait.
+#[tokio::test]
+async fn finding_06_many_long_polls_under_a_low_open_files_limit_leave_moves_flowing() {
+    let server = ServerProcess::start(&["prlimit", "--nofile=300:300"], &[]).await;
+    let client = reqwest::Client::new();
+    let tokens = [
+        server.player(&client, "maya").await,
+        server.player(&client, "leo").await,
+    ];
+    let created = crate::helpers::json_of(
+        client
+            .post(format!("{}/v1/matches", server.address))
+            .bearer_auth(&tokens[0])
+            .json(&json!({"seats": 2})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    client
+        .post(format!("{}/v1/matches/{id}/join", server.address))
+        .bearer_auth(&tokens[1])
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    let view = crate::helpers::json_of(
+        client
+            .get(format!("{}/v1/matches/{id}/view", server.address))
+            .bearer_auth(&tokens[0]),
+    )
+    .await;
+    let version = view["version"].as_i64().unwrap();
+    let turn = view["turn"].as_u64().unwrap() as usize;
+
+    // 400 long-polls, each on a connection of its own, waiting 20 seconds for a move.
+    let mut waiting = tokio::task::JoinSet::new();
+    for _ in 0..400 {
+        let request = reqwest::Client::new()
+            .get(format!(
+                "{}/v1/matches/{id}/events?after={version}&wait=20",
+                server.address
+            ))
+            .bearer_auth(&tokens[0]);
+        waiting.spawn(async move {
+            let response = request.send().await.ok()?;
+            let retry_after = response.headers().get("retry-after").is_some();
+            Some((response.status().as_u16(), retry_after))
+        });
+    }
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let started = std::time::Instant::now();
+    let moved = client
+        .post(format!("{}/v1/matches/{id}/moves", server.address))
+        .bearer_auth(&tokens[turn])
+        .json(&json!({"expected_version": version, "action": {"type": "end_turn"}}))
+        .timeout(std::time::Duration::from_secs(10))
+        .send()
+        .await
+        .expect("the move is answered while 400 long-polls wait");
+    assert_eq!(moved.status(), 200);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let outcomes: Vec<_> = waiting.join_all().await.into_iter().flatten().collect();
+    let answered = outcomes.iter().filter(|(status, _)| *status == 200).count();
+    let turned_away = outcomes
+        .iter()
+        .filter(|(status, retry_after)| *status == 503 && *retry_after)
+        .count();
+    let others: Vec<_> = outcomes
+        .iter()
+        .filter(|(status, _)| !matches!(status, 200 | 503))
+        .collect();
+    assert_eq!(
+        answered + turned_away,
+        400,
+        "every long-poll answered 200, or 503 with Retry-After; not {others:?}"
+    );
+    assert!(turned_away > 0, "past the cap, 503 with Retry-After");
+    assert!(answered > 100, "the long-polls under the cap saw the move");
 }

@@ -8,6 +8,7 @@ use futures_util::StreamExt;
 
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{AuthUser, LastEventId};
+use crate::http::held::Held;
 use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
 
 /// The caller's redacted feed of the log, long-polling up to `wait` seconds.
@@ -18,6 +19,7 @@ use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
         (status = 200, description = "Events after `after`", body = EventsPage),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad `after` or `wait`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -27,6 +29,7 @@ pub async fn get_events(
     user: AuthUser,
     id: web::Path<String>,
     query: web::Query<FeedQuery>,
+    _held: Held,
 ) -> Result<web::Json<EventsPage>, ApiError> {
     Ok(web::Json(
         matches
@@ -46,6 +49,7 @@ pub async fn get_events(
     responses(
         (status = 200, description = "`text/event-stream`; each `data:` is a `LoggedEvent`", content_type = "text/event-stream", body = String),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -55,6 +59,7 @@ pub async fn stream_events(
     user: AuthUser,
     id: web::Path<String>,
     LastEventId(after): LastEventId,
+    held: Held,
 ) -> Result<HttpResponse, ApiError> {
     let feed = matches
         .into_inner()
@@ -64,7 +69,11 @@ pub async fn stream_events(
         .content_type("text/event-stream")
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(feed.map(|item| Ok::<_, actix_web::Error>(frame(&item)))))
+        // The stream keeps its place under the cap for as long as it lasts.
+        .streaming(feed.map(move |item| {
+            let _keep = &held;
+            Ok::<_, actix_web::Error>(frame(&item))
+        })))
 }
 
 /// One Server-Sent Events frame.
