@@ -24,7 +24,7 @@ pub fn raise_open_files_limit() -> io::Result<u64> {
             }
         }
     }
-    Ok(limit.rlim_cur as u64)
+    Ok(limit.rlim_cur)
 }
 
 /// What a SIGBUS means here, written before the process stops.
@@ -70,9 +70,6 @@ mod tests {
             };
             libc::setrlimit(libc::RLIMIT_NOFILE, &lowered);
         }
-        assert_eq!(
-            super::raise_open_files_limit().unwrap(),
-            limit.rlim_max as u64
-        );
+        assert_eq!(super::raise_open_files_limit().unwrap(), limit.rlim_max);
     }
 }
