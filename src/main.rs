@@ -47,7 +47,15 @@ async fn main() -> anyhow::Result<()> {
         Command::Serve => {
             telemetry::init(&settings.log_level, &settings.log_format);
             kings_corner::process::explain_bus_errors();
-            let app = startup::Application::build(settings).await?;
+            let app = match startup::Application::build(settings).await {
+                Ok(app) => app,
+                Err(error) => {
+                    // The cause chain on one line, without a backtrace: it is the reader's
+                    // setup, not the code, that needs fixing.
+                    eprintln!("error: {error:#}");
+                    std::process::exit(1);
+                }
+            };
             tracing::info!(address = %app.address(), "listening");
             app.run().await?;
             Ok(())

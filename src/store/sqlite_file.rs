@@ -16,7 +16,7 @@ use super::Backend;
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
     /// A file of the SQLite database cannot be created or written.
-    #[error("the SQLite file {} cannot be written: {source}", path.display())]
+    #[error("the SQLite file {} cannot be written", path.display())]
     File {
         /// The file.
         path: PathBuf,
@@ -25,7 +25,7 @@ pub enum StartError {
         source: io::Error,
     },
     /// The database refused or did not answer.
-    #[error("cannot connect to the database: {0}")]
+    #[error("cannot connect to the database")]
     Connect(#[source] sqlx::Error),
 }
 

@@ -682,3 +682,52 @@ async fn finding_06_many_long_polls_under_a_low_open_files_limit_leave_moves_flo
     assert!(turned_away > 0, "past the cap, 503 with Retry-After");
     assert!(answered > 100, "the long-polls under the cap saw the move");
 }
+
+/// Finding 7: a SQLite `-shm` file the server cannot write stops it at start with a sentence
+/// naming the file, instead of a SIGBUS without a word once it runs. (Making the file
+/// immutable needs root, as CI runs; elsewhere the test says so and does nothing.)
+#[tokio::test]
+async fn finding_07_an_unwritable_shm_file_stops_the_server_at_start_with_a_sentence() {
+    let server = ServerProcess::start(&[], &[]).await;
+    let dir = server._dir.path().to_owned();
+    let shm = dir.join("kc.db-shm");
+    let port = server.address.rsplit(':').next().unwrap().to_owned();
+    // Killed, as a crash would leave it: the -wal and -shm files stay.
+    let mut server = server;
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    assert!(shm.exists(), "WAL mode keeps a -shm file");
+    let immutable = Command::new("chattr")
+        .arg("+i")
+        .arg(&shm)
+        .status()
+        .is_ok_and(|status| status.success());
+    if !immutable {
+        eprintln!("cannot make a file immutable here (not root?): the -shm test does not run");
+        return;
+    }
+    let mut restarted = Command::new(env!("CARGO_BIN_EXE_kings-corner"))
+        .env("DATABASE_URL", format!("sqlite://{}/kc.db", dir.display()))
+        .env("BIND_ADDRESS", format!("127.0.0.1:{port}"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stopped = None;
+    for _ in 0..300 {
+        stopped = restarted.try_wait().unwrap();
+        if stopped.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let _ = restarted.kill();
+    let output = restarted.wait_with_output().unwrap();
+    let _ = Command::new("chattr").arg("-i").arg(&shm).status();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let status = stopped.expect("the server stops at once");
+    assert!(!status.success(), "{stderr}");
+    assert!(
+        stderr.contains("kc.db-shm") && stderr.contains("cannot be written"),
+        "{stderr}"
+    );
+}
