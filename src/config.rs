@@ -69,6 +69,15 @@ pub struct Settings {
     #[arg(long, env = "LOGIN_ATTEMPTS_PER_MINUTE", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub login_attempts_per_minute: u32,
 
+    /// Registrations allowed per minute, per client address.
+    #[arg(long, env = "REGISTRATIONS_PER_MINUTE", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub registrations_per_minute: u32,
+
+    /// Password hashes computed at once (each takes 19 MiB while it runs); more wait their
+    /// turn. 0: one per CPU core.
+    #[arg(long, env = "PASSWORD_HASHING_CONCURRENCY", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=256))]
+    pub password_hashing_concurrency: u32,
+
     /// Long-polls and event streams held open at once; more answer 503 with Retry-After. Lowered
     /// at start if the open-files limit could not hold them.
     #[arg(long, env = "MAX_HELD_CONNECTIONS", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -135,6 +144,11 @@ impl std::fmt::Debug for Settings {
                 &self.jwt_secret.as_ref().map(|_| "<redacted>"),
             )
             .field("login_attempts_per_minute", &self.login_attempts_per_minute)
+            .field("registrations_per_minute", &self.registrations_per_minute)
+            .field(
+                "password_hashing_concurrency",
+                &self.password_hashing_concurrency,
+            )
             .field("match_cache_capacity", &self.match_cache_capacity)
             .field("max_held_connections", &self.max_held_connections)
             .finish()

@@ -11,8 +11,8 @@ use tracing_actix_web::{RequestId, TracingLogger};
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::accounts::Accounts;
-use crate::auth::{RateLimiter, TokenKeys};
+use crate::accounts::{Accounts, Limits};
+use crate::auth::{Passwords, RateLimiter, TokenKeys};
 use crate::config::Settings;
 use crate::http::held::HeldConnections;
 use crate::http::{self, error::ApiError};
@@ -20,6 +20,8 @@ use crate::matches::Matches;
 use crate::matches::notify::Notifier;
 use crate::process;
 use crate::store::{Backend, Db};
+
+const MINUTE: Duration = Duration::from_secs(60);
 
 /// A built server, bound and ready to run.
 pub struct Application {
@@ -57,11 +59,19 @@ impl Application {
             settings.match_cache_capacity as usize,
             notifier,
         ));
+        let hashing = match settings.password_hashing_concurrency {
+            0 => std::thread::available_parallelism().map_or(2, usize::from),
+            chosen => chosen as usize,
+        };
         let accounts = web::Data::new(Accounts::new(
             db.clone(),
             keys.clone(),
             settings.refresh_token_ttl_seconds,
-            RateLimiter::new(settings.login_attempts_per_minute, Duration::from_secs(60)),
+            Passwords::new(hashing),
+            Limits {
+                logins: RateLimiter::new(settings.login_attempts_per_minute, MINUTE),
+                registrations: RateLimiter::new(settings.registrations_per_minute, MINUTE),
+            },
         ));
         let address = listener.local_addr()?;
         let keys = web::Data::new(keys);

@@ -13,7 +13,9 @@ pub mod sessions;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::{RateLimiter, TokenKeys, password};
+use std::net::IpAddr;
+
+use crate::auth::{Passwords, RateLimiter, TokenKeys};
 use crate::store::accounts::Account;
 use crate::store::{self, Db, StoreError};
 pub use error::AccountError;
@@ -58,35 +60,59 @@ pub struct Accounts {
     db: Db,
     keys: TokenKeys,
     refresh_ttl_seconds: i64,
-    login_limiter: RateLimiter,
+    passwords: Passwords,
+    limits: Limits,
+}
+
+/// How often a client may try what costs a password hash.
+#[derive(Debug)]
+pub struct Limits {
+    /// Logins, per client address and per username.
+    pub logins: RateLimiter,
+    /// Registrations, per client address.
+    pub registrations: RateLimiter,
 }
 
 impl Accounts {
     /// The service: tokens signed with `keys`, refresh tokens living `refresh_ttl_seconds`,
-    /// logins limited by `login_limiter`.
+    /// passwords hashed by `passwords`, attempts limited by `limits`.
     pub fn new(
         db: Db,
         keys: TokenKeys,
         refresh_ttl_seconds: u64,
-        login_limiter: RateLimiter,
+        passwords: Passwords,
+        limits: Limits,
     ) -> Accounts {
         Accounts {
             db,
             keys,
             refresh_ttl_seconds: refresh_ttl_seconds as i64,
-            login_limiter,
+            passwords,
+            limits,
         }
     }
 
-    /// Registers an account.
-    pub async fn register(&self, request: NewAccount) -> Result<AccountView, AccountError> {
+    /// Registers an account. Registrations are limited per client address: each costs a
+    /// password hash.
+    pub async fn register(
+        &self,
+        request: NewAccount,
+        client: Option<IpAddr>,
+    ) -> Result<AccountView, AccountError> {
         let NewAccount { username, password } = request;
         check_username(&username)?;
         check_password(&password)?;
+        let address = client.map(|ip| format!("ip:{ip}")).unwrap_or_default();
+        self.limits
+            .registrations
+            .check(&[&address])
+            .map_err(|retry_after| AccountError::TooManyAttempts { retry_after })?;
         let account = Account {
             id: uuid::Uuid::new_v4().to_string(),
             username,
-            password_hash: password::hash(password)
+            password_hash: self
+                .passwords
+                .hash(password)
                 .await
                 .map_err(AccountError::Hashing)?,
             created_at: store::now(),

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{AccountError, Accounts};
-use crate::auth::{password, refresh};
+use crate::auth::refresh;
 use crate::store::tokens::{RefreshToken, Rotation};
 use crate::store::{self};
 
@@ -65,14 +65,17 @@ impl Accounts {
         let Login { username, password } = request;
         let address = client.map(|ip| format!("ip:{ip}")).unwrap_or_default();
         let user_key = format!("user:{}", username.to_lowercase());
-        self.login_limiter
+        self.limits
+            .logins
             .check(&[&address, &user_key])
             .map_err(|retry_after| AccountError::TooManyAttempts { retry_after })?;
         let account = self.db.account_by_username(&username).await?;
         let stored_hash = account
             .as_ref()
             .map(|account| account.password_hash.clone());
-        let valid = password::verify(password, stored_hash)
+        let valid = self
+            .passwords
+            .verify(password, stored_hash)
             .await
             .map_err(AccountError::Hashing)?;
         let account = match account {

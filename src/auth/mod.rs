@@ -8,4 +8,5 @@ pub mod rate_limit;
 pub mod refresh;
 
 pub use jwt::TokenKeys;
+pub use password::Passwords;
 pub use rate_limit::RateLimiter;

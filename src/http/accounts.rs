@@ -1,6 +1,6 @@
 //! `POST /v1/accounts` and `GET /v1/me`.
 
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 use super::error::{ApiError, Problem};
 use super::extract::AuthUser;
@@ -14,15 +14,19 @@ use crate::accounts::{AccountView, Accounts, NewAccount};
         (status = 201, description = "Created", body = AccountView),
         (status = 409, description = "Username taken (`username_taken`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid username or password (`invalid_username`, `weak_password`, `invalid_body`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many registrations from this address; see `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ),
     security(())
 )]
 #[post("/v1/accounts")]
 pub async fn register(
+    request: HttpRequest,
     accounts: web::Data<Accounts>,
     body: web::Json<NewAccount>,
 ) -> Result<HttpResponse, ApiError> {
-    let account = accounts.register(body.into_inner()).await?;
+    let client = request.peer_addr().map(|peer| peer.ip());
+    let account = accounts.register(body.into_inner(), client).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", "/v1/me"))
         .json(account))

@@ -731,3 +731,35 @@ async fn finding_07_an_unwritable_shm_file_stops_the_server_at_start_with_a_sent
         "{stderr}"
     );
 }
+
+/// Finding 8: registration costs a password hash, so it is limited per client address as
+/// logins are (hashes themselves run a few at a time in reused memory: `cargo bench --bench
+/// passwords` measures the peak under a burst).
+#[tokio::test]
+async fn finding_08_registrations_are_rate_limited_per_address() {
+    let app = spawn_app_with(|settings| settings.registrations_per_minute = 3).await;
+    for index in 0..3 {
+        let registered = app
+            .post(
+                "/v1/accounts",
+                &json!({"username": format!("player{index}"), "password": "correct horse"}),
+            )
+            .await;
+        assert_eq!(registered.status(), 201);
+    }
+    let refused = app
+        .post(
+            "/v1/accounts",
+            &json!({"username": "player9", "password": "correct horse"}),
+        )
+        .await;
+    assert!(refused.headers().get("retry-after").is_some());
+    assert_problem(refused, 429, "rate_limited").await;
+    let login = app
+        .post(
+            "/v1/auth/login",
+            &json!({"username": "player0", "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!(login.status(), 200, "logins have their own limit");
+}

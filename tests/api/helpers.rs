@@ -123,6 +123,8 @@ pub fn default_settings() -> Settings {
         .settings;
     settings.log_level = "warn".to_owned();
     settings.database.timeout_seconds = 2;
+    // Tests register many players from one address.
+    settings.registrations_per_minute = 10_000;
     settings
 }
 
