@@ -65,7 +65,7 @@ impl Application {
         };
         let accounts = web::Data::new(Accounts::new(
             db.clone(),
-            keys.clone(),
+            keys,
             settings.refresh_token_ttl_seconds,
             Passwords::new(hashing),
             Limits {
@@ -74,7 +74,6 @@ impl Application {
             },
         ));
         let address = listener.local_addr()?;
-        let keys = web::Data::new(keys);
         let api = http::openapi();
         let files = Files::plan(&settings);
         let held = web::Data::new(HeldConnections::new(files.held_connections));
@@ -88,7 +87,6 @@ impl Application {
                         .limit(http::error::JSON_LIMIT)
                         .error_handler(http::error::json_error),
                 )
-                .app_data(keys.clone())
                 .app_data(held.clone())
                 .app_data(accounts.clone())
                 .app_data(matches.clone())

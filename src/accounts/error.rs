@@ -31,9 +31,15 @@ pub enum AccountError {
         "This refresh token was already used: every session from that login is now signed out."
     )]
     RefreshTokenReused,
+    /// An access token that is malformed, forged, expired or of another kind.
+    #[error("The access token is invalid or expired.")]
+    InvalidToken,
     /// A valid access token whose account no longer exists.
     #[error("The account of this token no longer exists.")]
     AccountNotFound,
+    /// The caller's own password, given to confirm something, is wrong.
+    #[error("The password is wrong.")]
+    WrongPassword,
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -53,7 +59,9 @@ impl AccountError {
             AccountError::TooManyAttempts { .. } => "rate_limited",
             AccountError::InvalidRefreshToken => "invalid_refresh_token",
             AccountError::RefreshTokenReused => "refresh_token_reused",
-            AccountError::AccountNotFound => "invalid_token",
+            AccountError::InvalidToken => "invalid_token",
+            AccountError::AccountNotFound => "account_not_found",
+            AccountError::WrongPassword => "wrong_password",
             AccountError::Store(store) if store.is_unavailable() => "service_unavailable",
             AccountError::Store(_) | AccountError::Hashing(_) => "internal_error",
         }

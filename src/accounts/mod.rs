@@ -5,9 +5,11 @@
 //! # Layout
 //! - this file: [`Accounts`], registration and the caller's account;
 //! - [`sessions`]: login, refresh and logout, and the [`TokenPair`] they answer with;
+//! - `liveness`: whether the account behind a valid access token still exists;
 //! - [`error`] holds [`AccountError`].
 
 pub mod error;
+mod liveness;
 pub mod sessions;
 
 use serde::{Deserialize, Serialize};
@@ -20,6 +22,15 @@ use crate::store::accounts::Account;
 use crate::store::{self, Db, StoreError};
 pub use error::AccountError;
 pub use sessions::{Login, RefreshRequest, TokenPair};
+
+/// Confirmation of an account's deletion.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"password": "correct horse battery"}))]
+pub struct DeleteAccount {
+    /// The account's password, once more.
+    pub password: String,
+}
 
 /// A new account.
 #[derive(Deserialize, ToSchema)]
@@ -62,6 +73,7 @@ pub struct Accounts {
     refresh_ttl_seconds: i64,
     passwords: Passwords,
     limits: Limits,
+    liveness: liveness::Liveness,
 }
 
 /// How often a client may try what costs a password hash.
@@ -89,7 +101,63 @@ impl Accounts {
             refresh_ttl_seconds: refresh_ttl_seconds as i64,
             passwords,
             limits,
+            liveness: liveness::Liveness::default(),
         }
+    }
+
+    /// The account a valid access token speaks for, if that account still exists.
+    pub async fn authenticate(&self, access_token: &str) -> Result<String, AccountError> {
+        let account_id = self
+            .keys
+            .verify(access_token)
+            .ok_or(AccountError::InvalidToken)?;
+        match self.liveness.known(&account_id) {
+            Some(true) => Ok(account_id),
+            Some(false) => Err(AccountError::AccountNotFound),
+            None => {
+                self.db
+                    .account_by_id(&account_id)
+                    .await?
+                    .ok_or(AccountError::AccountNotFound)?;
+                self.liveness.found_alive(&account_id);
+                Ok(account_id)
+            }
+        }
+    }
+
+    /// Checks the caller's password before something that cannot be undone. Attempts count
+    /// against the login limit of the account.
+    pub async fn confirm_password(
+        &self,
+        account_id: &str,
+        password: String,
+    ) -> Result<(), AccountError> {
+        self.limits
+            .logins
+            .check(&[&format!("account:{account_id}")])
+            .map_err(|retry_after| AccountError::TooManyAttempts { retry_after })?;
+        let account = self
+            .db
+            .account_by_id(account_id)
+            .await?
+            .ok_or(AccountError::AccountNotFound)?;
+        let matches = self
+            .passwords
+            .verify(password, Some(account.password_hash))
+            .await
+            .map_err(AccountError::Hashing)?;
+        if !matches {
+            return Err(AccountError::WrongPassword);
+        }
+        Ok(())
+    }
+
+    /// Deletes the caller's account: it leaves a tombstone (`[deleted]`) in the matches it
+    /// played, can no longer log in, and every token it had stops working.
+    pub async fn delete(&self, account_id: &str) -> Result<(), AccountError> {
+        self.db.tombstone_account(account_id, store::now()).await?;
+        self.liveness.deleted(account_id);
+        Ok(())
     }
 
     /// Registers an account. Registrations are limited per client address: each costs a

@@ -1,10 +1,11 @@
 //! `POST /v1/accounts` and `GET /v1/me`.
 
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 
 use super::error::{ApiError, Problem};
 use super::extract::AuthUser;
-use crate::accounts::{AccountView, Accounts, NewAccount};
+use crate::accounts::{AccountView, Accounts, DeleteAccount, NewAccount};
+use crate::matches::Matches;
 
 /// Register an account.
 #[utoipa::path(
@@ -46,4 +47,33 @@ pub async fn me(
     user: AuthUser,
 ) -> Result<web::Json<AccountView>, ApiError> {
     Ok(web::Json(accounts.profile(&user.account_id).await?))
+}
+
+/// Delete the caller's account, confirmed with its password. The matches it played keep their
+/// history under the name `[deleted]`; its seats in matches not yet started are given up; it
+/// can no longer log in, and every token it had stops working.
+#[utoipa::path(
+    tag = "accounts",
+    request_body = DeleteAccount,
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 403, description = "`wrong_password`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many wrong passwords; see `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    ),
+    security(("bearer" = []))
+)]
+#[delete("/v1/me")]
+pub async fn delete_me(
+    accounts: web::Data<Accounts>,
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    body: web::Json<DeleteAccount>,
+) -> Result<HttpResponse, ApiError> {
+    accounts
+        .confirm_password(&user.account_id, body.into_inner().password)
+        .await?;
+    matches.leave_open_matches(&user.account_id).await?;
+    accounts.delete(&user.account_id).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

@@ -187,7 +187,9 @@ impl From<AccountError> for ApiError {
             AccountError::InvalidCredentials
             | AccountError::InvalidRefreshToken
             | AccountError::RefreshTokenReused
+            | AccountError::InvalidToken
             | AccountError::AccountNotFound => StatusCode::UNAUTHORIZED,
+            AccountError::WrongPassword => StatusCode::FORBIDDEN,
             AccountError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
             AccountError::Store(_) | AccountError::Hashing(_) => {
                 return match error {

@@ -3,13 +3,14 @@
 use std::future::{Ready, ready};
 
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
+use futures_util::future::LocalBoxFuture;
 
 use super::error::ApiError;
-use crate::auth::TokenKeys;
+use crate::accounts::Accounts;
 use crate::matches::IdempotencyKey;
 
 /// The account behind the request's `Authorization: Bearer` access token: a handler that takes
-/// one can only be called with a valid access token.
+/// one can only be called with a valid access token of an account that still exists.
 #[derive(Clone, Debug)]
 pub struct AuthUser {
     /// The account id (the token's `sub`).
@@ -18,12 +19,13 @@ pub struct AuthUser {
 
 impl FromRequest for AuthUser {
     type Error = ApiError;
-    type Future = Ready<Result<AuthUser, ApiError>>;
+    type Future = LocalBoxFuture<'static, Result<AuthUser, ApiError>>;
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let keys = request
-            .app_data::<web::Data<TokenKeys>>()
-            .expect("TokenKeys are registered");
+        let accounts = request
+            .app_data::<web::Data<Accounts>>()
+            .expect("Accounts are registered")
+            .clone();
         let token = request
             .headers()
             .get(actix_web::http::header::AUTHORIZATION)
@@ -32,19 +34,15 @@ impl FromRequest for AuthUser {
                 value
                     .strip_prefix("Bearer ")
                     .or_else(|| value.strip_prefix("bearer "))
-            });
-        ready(match token {
-            None => Err(ApiError::unauthorized(
+            })
+            .map(|token| token.trim().to_owned());
+        Box::pin(async move {
+            let token = token.ok_or(ApiError::unauthorized(
                 "missing_token",
                 "Send an access token: Authorization: Bearer <token>.",
-            )),
-            Some(token) => keys
-                .verify(token.trim())
-                .map(|account_id| AuthUser { account_id })
-                .ok_or(ApiError::unauthorized(
-                    "invalid_token",
-                    "The access token is invalid or expired.",
-                )),
+            ))?;
+            let account_id = accounts.authenticate(&token).await?;
+            Ok(AuthUser { account_id })
         })
     }
 }

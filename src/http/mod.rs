@@ -23,6 +23,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(health::readyz)
         .service(accounts::register)
         .service(accounts::me)
+        .service(accounts::delete_me)
         .service(auth::login)
         .service(auth::refresh_tokens)
         .service(auth::logout)

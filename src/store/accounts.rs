@@ -45,7 +45,7 @@ impl Db {
     /// The account with this username, compared without regard to case.
     pub async fn account_by_username(&self, username: &str) -> Result<Option<Account>, StoreError> {
         let row = self.timed(sqlx::query(
-            "SELECT id, username, password_hash, created_at FROM accounts WHERE username_key = $1",
+            "SELECT id, username, password_hash, created_at FROM accounts WHERE username_key = $1 AND deleted_at IS NULL",
         )
         .bind(username.to_lowercase())
         .fetch_optional(self.pool()))
@@ -53,17 +53,41 @@ impl Db {
         Ok(row.as_ref().map(from_row).transpose()?)
     }
 
-    /// The account with this id.
+    /// The living account with this id (not a deleted one).
     pub async fn account_by_id(&self, id: &str) -> Result<Option<Account>, StoreError> {
         let row = self
             .timed(
                 sqlx::query(
-                    "SELECT id, username, password_hash, created_at FROM accounts WHERE id = $1",
+                    "SELECT id, username, password_hash, created_at FROM accounts WHERE id = $1 AND deleted_at IS NULL",
                 )
                 .bind(id)
                 .fetch_optional(self.pool()),
             )
             .await?;
         Ok(row.as_ref().map(from_row).transpose()?)
+    }
+
+    /// Deletes an account, leaving a tombstone (see migration 0005) so its matches keep their
+    /// history, and every refresh token it had; in one transaction.
+    pub async fn tombstone_account(&self, id: &str, now: i64) -> Result<(), StoreError> {
+        self.timed(async {
+            let mut transaction = self.begin_write().await?;
+            sqlx::query(
+                "UPDATE accounts SET username = '[deleted]', username_key = '[deleted]:' || id, \
+                 password_hash = '', deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL",
+            )
+            .bind(id)
+            .bind(now)
+            .execute(&mut *transaction)
+            .await?;
+            sqlx::query("DELETE FROM refresh_tokens WHERE account_id = $1")
+                .bind(id)
+                .execute(&mut *transaction)
+                .await?;
+            transaction.commit().await?;
+            Ok::<_, StoreError>(())
+        })
+        .await
+        .map_err(StoreError::of_write)
     }
 }

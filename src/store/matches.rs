@@ -352,6 +352,24 @@ impl Db {
         Ok(by_match)
     }
 
+    /// The open matches (not started) `account_id` has a seat in.
+    pub async fn open_matches_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .timed(
+                sqlx::query(
+                    "SELECT s.match_id FROM match_seats s JOIN matches m ON m.id = s.match_id \
+                     WHERE s.account_id = $1 AND m.status = 'open'",
+                )
+                .bind(account_id)
+                .fetch_all(self.pool()),
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get("match_id"))
+            .collect::<Result<_, _>>()?)
+    }
+
     /// The match's secret (hex).
     pub async fn match_secret(&self, match_id: &str) -> Result<Option<String>, StoreError> {
         let row = self

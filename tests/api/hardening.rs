@@ -763,3 +763,96 @@ async fn finding_08_registrations_are_rate_limited_per_address() {
         .await;
     assert_eq!(login.status(), 200, "logins have their own limit");
 }
+
+/// Finding 9: a valid token for an account that no longer exists answers 401
+/// `account_not_found` (it gave 500 on create and join); `DELETE /v1/me`, confirmed with the
+/// password, deletes an account: its matches keep their history under a tombstone name, its
+/// seats in matches not yet started are freed, and every token it had stops working.
+#[tokio::test]
+async fn finding_09_tokens_of_accounts_that_no_longer_exist_are_refused() {
+    let app = spawn_app_with(|_| {}).await;
+    // An account removed from under its token.
+    let ghost = app.register("ghost", "correct horse").await;
+    let token = app.login("ghost", "correct horse").await["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    sqlx::query("DELETE FROM accounts WHERE id = $1")
+        .bind(ghost["id"].as_str().unwrap())
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let created = app
+        .client
+        .post(format!("{}/v1/matches", app.address))
+        .bearer_auth(&token)
+        .json(&json!({"seats": 2}))
+        .send()
+        .await
+        .unwrap();
+    assert_problem(created, 401, "account_not_found").await;
+
+    // An account deleted through the API.
+    let (players, id) = crate::helpers::standard_match(&app).await;
+    let open = app
+        .post_as(&players[1], "/v1/matches", &json!({"seats": 3}))
+        .await;
+    let open = open.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let tokens = app.login("player1", "correct horse").await;
+    let delete = |password: &str| {
+        app.client
+            .delete(format!("{}/v1/me", app.address))
+            .bearer_auth(&players[1].token)
+            .json(&json!({"password": password}))
+            .send()
+    };
+    assert_problem(delete("wrong horse").await.unwrap(), 403, "wrong_password").await;
+    assert_eq!(delete("correct horse").await.unwrap().status(), 204);
+
+    for path in ["/v1/me", &format!("/v1/matches/{id}/view")] {
+        assert_problem(
+            app.get_as(&players[1], path).await,
+            401,
+            "account_not_found",
+        )
+        .await;
+    }
+    let joined = app
+        .post_as(&players[1], &format!("/v1/matches/{open}/join"), &json!({}))
+        .await;
+    assert_problem(joined, 401, "account_not_found").await;
+    let refreshed = app
+        .post(
+            "/v1/auth/refresh",
+            &json!({"refresh_token": tokens["refresh_token"]}),
+        )
+        .await;
+    assert_problem(refreshed, 401, "invalid_refresh_token").await;
+    let login = app
+        .post(
+            "/v1/auth/login",
+            &json!({"username": "player1", "password": "correct horse"}),
+        )
+        .await;
+    assert_problem(login, 401, "invalid_credentials").await;
+
+    // The match played keeps its history under the tombstone; the open one lost its player
+    // and with it its last seat.
+    let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+    let names: Vec<&str> = summary["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| seat["username"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["player0", "[deleted]"]);
+    let gone = app
+        .get_as(&players[0], &format!("/v1/matches/{open}"))
+        .await;
+    assert_problem(gone, 404, "not_found").await;
+    // The name is free again.
+    app.register("player1", "another horse").await;
+}
