@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use actix_web::dev::{Server, Service, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::{App, HttpMessage, HttpResponse, HttpServer, web};
+use actix_web::{App, HttpMessage, HttpRequest, HttpResponse, HttpServer, web};
 use tracing_actix_web::{RequestId, TracingLogger};
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
@@ -14,8 +14,9 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::accounts::{Accounts, Limits};
 use crate::auth::{Passwords, RateLimiter, TokenKeys};
 use crate::config::Settings;
+use crate::http;
+use crate::http::fallback::Fallback;
 use crate::http::held::HeldConnections;
-use crate::http::{self, error::ApiError};
 use crate::matches::Matches;
 use crate::matches::notify::Notifier;
 use crate::process;
@@ -75,6 +76,7 @@ impl Application {
         ));
         let address = listener.local_addr()?;
         let api = http::openapi();
+        let fallback = web::Data::new(Fallback::new(&api));
         let files = Files::plan(&settings);
         let held = web::Data::new(HeldConnections::new(files.held_connections));
         let server = HttpServer::new(move || {
@@ -82,11 +84,7 @@ impl Application {
             // above), so the two cannot disagree.
             let (app, _) = App::new()
                 .into_utoipa_app()
-                .app_data(
-                    web::JsonConfig::default()
-                        .limit(http::error::JSON_LIMIT)
-                        .error_handler(http::error::json_error),
-                )
+                .app_data(web::QueryConfig::default().error_handler(http::error::query_error))
                 .app_data(held.clone())
                 .app_data(accounts.clone())
                 .app_data(matches.clone())
@@ -103,9 +101,12 @@ impl Application {
                             .finish()
                     }),
                 )
-                .default_service(web::to(|| async {
-                    Err::<HttpResponse, _>(ApiError::not_found())
-                }))
+                .app_data(fallback.clone())
+                .default_service(web::to(
+                    |request: HttpRequest, fallback: web::Data<Fallback>| async move {
+                        fallback.answer(&request)
+                    },
+                ))
         })
         .workers(files.workers)
         // Past this many open connections a worker stops accepting (they wait in the kernel's

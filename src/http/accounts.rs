@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use super::error::{ApiError, Problem};
 use super::extract::AuthUser;
 use crate::accounts::{AccountView, Accounts, DeleteAccount, NewAccount};
+use crate::http::body::Json;
 use crate::matches::Matches;
 
 /// Register an account.
@@ -24,7 +25,7 @@ use crate::matches::Matches;
 pub async fn register(
     request: HttpRequest,
     accounts: web::Data<Accounts>,
-    body: web::Json<NewAccount>,
+    body: Json<NewAccount>,
 ) -> Result<HttpResponse, ApiError> {
     let client = request.peer_addr().map(|peer| peer.ip());
     let account = accounts.register(body.into_inner(), client).await?;
@@ -68,7 +69,7 @@ pub async fn delete_me(
     accounts: web::Data<Accounts>,
     matches: web::Data<Matches>,
     user: AuthUser,
-    body: web::Json<DeleteAccount>,
+    body: Json<DeleteAccount>,
 ) -> Result<HttpResponse, ApiError> {
     accounts
         .confirm_password(&user.account_id, body.into_inner().password)

@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, post, web};
 
 use super::error::{ApiError, Problem};
 use crate::accounts::{Accounts, Login, RefreshRequest, TokenPair};
+use crate::http::body::Json;
 
 /// Log in: exchange a username and password for tokens.
 #[utoipa::path(
@@ -21,7 +22,7 @@ use crate::accounts::{Accounts, Login, RefreshRequest, TokenPair};
 pub async fn login(
     request: HttpRequest,
     accounts: web::Data<Accounts>,
-    body: web::Json<Login>,
+    body: Json<Login>,
 ) -> Result<web::Json<TokenPair>, ApiError> {
     // The direct peer, not a forwarded header a client could forge.
     let client = request.peer_addr().map(|peer| peer.ip());
@@ -42,7 +43,7 @@ pub async fn login(
 #[post("/v1/auth/refresh")]
 pub async fn refresh_tokens(
     accounts: web::Data<Accounts>,
-    body: web::Json<RefreshRequest>,
+    body: Json<RefreshRequest>,
 ) -> Result<web::Json<TokenPair>, ApiError> {
     Ok(web::Json(accounts.refresh(body.into_inner()).await?))
 }
@@ -59,7 +60,7 @@ pub async fn refresh_tokens(
 #[post("/v1/auth/logout")]
 pub async fn logout(
     accounts: web::Data<Accounts>,
-    body: web::Json<RefreshRequest>,
+    body: Json<RefreshRequest>,
 ) -> Result<HttpResponse, ApiError> {
     accounts.logout(body.into_inner()).await?;
     Ok(HttpResponse::NoContent().finish())

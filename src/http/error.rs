@@ -4,7 +4,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpResponse, ResponseError, error::JsonPayloadError};
+use actix_web::{HttpResponse, ResponseError, error::QueryPayloadError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -249,39 +249,13 @@ impl ResponseError for ApiError {
     }
 }
 
-/// Largest accepted JSON body, in bytes.
-pub const JSON_LIMIT: usize = 64 * 1024;
-
-/// Maps actix's JSON extractor errors to problems: 413, 415, 400 for malformed JSON, 422 for a
-/// body of the wrong shape (unknown or missing fields, wrong types).
-pub fn json_error(error: JsonPayloadError, _: &actix_web::HttpRequest) -> actix_web::Error {
-    let problem = match &error {
-        JsonPayloadError::Overflow { limit }
-        | JsonPayloadError::OverflowKnownLength { limit, .. } => ApiError::refused(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            format!("The request body is too large (at most {limit} bytes)."),
-        ),
-        JsonPayloadError::ContentType => ApiError::refused(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            "Send the body as application/json.",
-        ),
-        JsonPayloadError::Deserialize(source) if source.is_data() => ApiError::refused(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_body",
-            format!("The body does not fit this operation: {source}."),
-        ),
-        JsonPayloadError::Deserialize(source) => ApiError::refused(
-            StatusCode::BAD_REQUEST,
-            "malformed_json",
-            format!("The body is not valid JSON: {source}."),
-        ),
-        other => ApiError::refused(
-            StatusCode::BAD_REQUEST,
-            "bad_body",
-            format!("The body could not be read: {other}."),
-        ),
-    };
-    problem.into()
+/// Maps actix's query-string errors (a parameter that does not parse, a required one missing)
+/// to 400 `malformed_query`; values that parse but are out of range are the services' 422.
+pub fn query_error(error: QueryPayloadError, _: &actix_web::HttpRequest) -> actix_web::Error {
+    ApiError::refused(
+        StatusCode::BAD_REQUEST,
+        "malformed_query",
+        format!("The query string does not fit this operation: {error}."),
+    )
+    .into()
 }

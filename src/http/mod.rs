@@ -4,8 +4,10 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod body;
 pub mod error;
 pub mod extract;
+pub mod fallback;
 pub mod health;
 pub mod held;
 pub mod matches;

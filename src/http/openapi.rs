@@ -17,7 +17,9 @@ use super::{configure, error};
     info(
         title = "kings-corner",
         description = "Kings in the Corner as persistent, asynchronous matches. Every error is \
-                       `application/problem+json` with a stable `code`.",
+                       `application/problem+json` with a stable `code`. A path used with a \
+                       method it does not take answers `405` (`method_not_allowed`) with `Allow`; \
+                       an unknown path `404` (`not_found`).",
         license(name = "MIT")
     ),
     modifiers(&BearerAuth),
@@ -73,16 +75,28 @@ pub fn openapi_json() -> String {
         .expect("the OpenAPI document serialises")
 }
 
-/// The problem answers an operation gives by its kind, where its annotation names none: an
-/// operation that needs a token can answer 401; one with a body 400, 413, 415 and 422; one that
-/// reads the database 503.
+/// The problem answers an operation gives by its kind, where its annotation names none: one
+/// with query parameters can answer 400; one that needs a token 401; one with a body 400, 413,
+/// 415 and 422; one that reads the database 503.
 fn add_shared_problems(operation: &mut Operation) {
     let needs_token = operation.security.iter().flatten().any(|requirement| {
         serde_json::to_value(requirement)
             .is_ok_and(|value| value.as_object().is_some_and(|schemes| !schemes.is_empty()))
     });
     let has_body = operation.request_body.is_some();
+    let has_query = operation.parameters.iter().flatten().any(|parameter| {
+        matches!(
+            parameter.parameter_in,
+            utoipa::openapi::path::ParameterIn::Query
+        )
+    });
     let mut shared = Vec::new();
+    if has_query {
+        shared.push((
+            "400",
+            "A query parameter that does not parse, or a required one missing (`malformed_query`)",
+        ));
+    }
     if needs_token {
         shared.push((
             "401",

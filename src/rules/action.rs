@@ -10,7 +10,12 @@ use super::pile::PileId;
 
 /// A player's action, tagged by `type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    from = "StrictAction"
+)]
 pub enum Action {
     /// Play a card from hand onto a pile, into an empty space, or onto a foundation.
     #[schema(example = json!({"type": "play", "card": "7H", "to": "N"}))]
@@ -41,9 +46,65 @@ pub enum Action {
     EndTurn,
 }
 
+/// [`Action`] as it is read: serde lets a unit variant of an internally tagged enum carry
+/// unknown fields (`{"type": "end_turn", "x": 1}`), an empty struct variant refuses them.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum StrictAction {
+    Play {
+        card: Card,
+        #[serde(default, rename = "as")]
+        as_face: Option<Face>,
+        to: PileId,
+    },
+    Move {
+        from: PileId,
+        to: PileId,
+        #[serde(default)]
+        count: Option<u8>,
+    },
+    Draw {},
+    EndTurn {},
+}
+
+impl From<StrictAction> for Action {
+    fn from(action: StrictAction) -> Action {
+        match action {
+            StrictAction::Play { card, as_face, to } => Action::Play { card, as_face, to },
+            StrictAction::Move { from, to, count } => Action::Move { from, to, count },
+            StrictAction::Draw {} => Action::Draw,
+            StrictAction::EndTurn {} => Action::EndTurn,
+        }
+    }
+}
+
 impl Action {
     /// Whether this action counts towards the per-turn action bound.
     pub const fn counts_towards_bound(&self) -> bool {
         !matches!(self, Action::EndTurn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_refuse_unknown_fields_whatever_their_kind() {
+        for strict in [
+            r#"{"type": "end_turn", "x": 1}"#,
+            r#"{"type": "draw", "count": 1}"#,
+            r#"{"type": "play", "card": "7H", "to": "N", "x": 1}"#,
+        ] {
+            assert!(serde_json::from_str::<Action>(strict).is_err(), "{strict}");
+        }
+        let end: Action = serde_json::from_str(r#"{"type": "end_turn"}"#).unwrap();
+        assert_eq!(end, Action::EndTurn);
+        let play: Action =
+            serde_json::from_str(r#"{"type":"play","card":"JK","as":"7H","to":"N"}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&play).unwrap(),
+            r#"{"type":"play","card":"JK","as":"7H","to":"N"}"#
+        );
     }
 }

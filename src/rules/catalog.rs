@@ -16,8 +16,7 @@ pub struct OptionInfo {
     pub kind: &'static str,
     /// The values it takes.
     pub values: &'static str,
-    /// Its value under `standard`.
-    #[schema(value_type = Object)]
+    /// Its value under `standard`: a number, a boolean, a string, an object or `null`.
     pub default: serde_json::Value,
     /// What it does, in a sentence for a player choosing it.
     pub description: &'static str,

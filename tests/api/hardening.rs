@@ -856,3 +856,185 @@ async fn finding_09_tokens_of_accounts_that_no_longer_exist_are_refused() {
     // The name is free again.
     app.register("player1", "another horse").await;
 }
+
+/// Sends `method path` with a raw body and content type, as the player.
+async fn raw(
+    app: &TestApp,
+    token: &str,
+    method: reqwest::Method,
+    path: &str,
+    content_type: Option<&str>,
+    body: &str,
+) -> reqwest::Response {
+    let mut request = app
+        .client
+        .request(method, format!("{}{path}", app.address))
+        .bearer_auth(token)
+        .body(body.to_owned());
+    if let Some(content_type) = content_type {
+        request = request.header("content-type", content_type);
+    }
+    request.send().await.unwrap()
+}
+
+/// Finding 10: malformed query parameters answer 400 problem+json (they answered 400
+/// `text/plain`), out-of-range ones 422, and the OpenAPI description documents both, with the
+/// 415 of bodies.
+#[tokio::test]
+async fn finding_10_malformed_query_parameters_are_problems() {
+    let app = spawn_app_with(|_| {}).await;
+    let (players, id) = crate::helpers::standard_match(&app).await;
+    for path in [
+        "/v1/matches?limit=1e9".to_owned(),
+        "/v1/matches?limit=abc".to_owned(),
+        "/v1/matches?mine=perhaps".to_owned(),
+        format!("/v1/matches/{id}/events?wait=-1"),
+        format!("/v1/matches/{id}/events?after=abc"),
+        format!("/v1/matches/{id}/replay"),
+        format!("/v1/matches/{id}/replay?at=x"),
+    ] {
+        let body =
+            assert_problem(app.get_as(&players[0], &path).await, 400, "malformed_query").await;
+        assert!(
+            body["detail"].as_str().unwrap().contains("query"),
+            "{path}: {body}"
+        );
+    }
+    let out_of_range = app.get_as(&players[0], "/v1/matches?limit=1000").await;
+    assert_problem(out_of_range, 422, "invalid_query").await;
+
+    let api: Value = serde_json::from_str(&kings_corner::http::openapi_json()).unwrap();
+    let responses = |method: &str, path: &str| api["paths"][path][method]["responses"].clone();
+    assert!(responses("get", "/v1/matches")["400"].is_object());
+    assert!(responses("get", "/v1/matches/{id}/replay")["400"].is_object());
+    assert!(responses("post", "/v1/matches")["415"].is_object());
+    assert!(api["info"]["description"].as_str().unwrap().contains("405"));
+}
+
+/// Finding 11: bodies are read strictly: `join` refuses a broken or non-JSON body instead of
+/// seating the caller, an action refuses unknown fields whatever its kind, a JSON array is not
+/// an object, and `OptionInfo.default` is documented as any JSON value.
+#[tokio::test]
+async fn finding_11_bodies_of_the_wrong_shape_are_refused() {
+    let app = spawn_app_with(|_| {}).await;
+    let players = players(&app, 2).await;
+    let created = app
+        .post_as(&players[0], "/v1/matches", &json!({"seats": 2}))
+        .await;
+    let id = created.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let join = format!("/v1/matches/{id}/join");
+    let token = &players[1].token;
+    let post = reqwest::Method::POST;
+    let broken = raw(
+        &app,
+        token,
+        post.clone(),
+        &join,
+        Some("application/json"),
+        "{",
+    )
+    .await;
+    assert_problem(broken, 400, "malformed_json").await;
+    let text = raw(
+        &app,
+        token,
+        post.clone(),
+        &join,
+        Some("text/plain"),
+        "seat me",
+    )
+    .await;
+    assert_problem(text, 415, "unsupported_media_type").await;
+    let array = raw(
+        &app,
+        token,
+        post.clone(),
+        &join,
+        Some("application/json"),
+        "[]",
+    )
+    .await;
+    assert_problem(array, 422, "invalid_body").await;
+    let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+    assert_eq!(
+        summary["seats"].as_array().unwrap().len(),
+        1,
+        "nobody was seated"
+    );
+    // An empty body is still a join without a seed.
+    let empty = raw(&app, token, post.clone(), &join, None, "").await;
+    assert_eq!(empty.status(), 200);
+
+    let (turn, view) = crate::helpers::view_of_turn(&app, &players, &id).await;
+    let moved = app
+        .post_as(
+            &players[turn],
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": view["version"], "action": {"type": "end_turn", "cards": 3}}),
+        )
+        .await;
+    assert_problem(moved, 422, "invalid_body").await;
+
+    for path in ["/v1/accounts", "/v1/auth/login", "/v1/matches"] {
+        let array = raw(
+            &app,
+            token,
+            post.clone(),
+            path,
+            Some("application/json"),
+            "[null, null]",
+        )
+        .await;
+        assert_problem(array, 422, "invalid_body").await;
+    }
+    let mine = app.json_as(&players[1], "/v1/matches?mine=true").await;
+    assert_eq!(
+        mine["matches"].as_array().unwrap().len(),
+        1,
+        "[null, null] created nothing"
+    );
+
+    let api: Value = serde_json::from_str(&kings_corner::http::openapi_json()).unwrap();
+    let default = &api["components"]["schemas"]["OptionInfo"]["properties"]["default"];
+    assert!(default.get("type").is_none(), "any JSON value: {default}");
+}
+
+/// Finding 12: a path used with a method it does not take answers 405 with `Allow` (it
+/// answered 404), as a problem; an unknown path 404.
+#[tokio::test]
+async fn finding_12_a_wrong_method_answers_405_with_allow() {
+    let app = spawn_app_with(|_| {}).await;
+    let (players, id) = crate::helpers::standard_match(&app).await;
+    let token = &players[0].token;
+    for (method, path, allow) in [
+        (
+            reqwest::Method::DELETE,
+            "/v1/matches".to_owned(),
+            "GET, POST",
+        ),
+        (
+            reqwest::Method::PUT,
+            format!("/v1/matches/{id}/moves"),
+            "POST",
+        ),
+        (
+            reqwest::Method::POST,
+            format!("/v1/matches/{id}/view"),
+            "GET",
+        ),
+        (reqwest::Method::PATCH, "/v1/me".to_owned(), "GET, DELETE"),
+    ] {
+        let response = raw(&app, token, method.clone(), &path, None, "").await;
+        assert_eq!(
+            response.headers()["allow"].to_str().unwrap(),
+            allow,
+            "{method} {path}"
+        );
+        assert_problem(response, 405, "method_not_allowed").await;
+    }
+    let nowhere = raw(&app, token, reqwest::Method::GET, "/v1/nowhere", None, "").await;
+    assert_problem(nowhere, 404, "not_found").await;
+}

@@ -3,6 +3,7 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, post, web};
 
+use crate::http::body::{Json, OptionalJson};
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::AuthUser;
 use crate::matches::{CreateMatch, JoinMatch, ListQuery, MatchPage, MatchSummary, Matches};
@@ -21,7 +22,7 @@ use crate::matches::{CreateMatch, JoinMatch, ListQuery, MatchPage, MatchSummary,
 pub async fn create_match(
     matches: web::Data<Matches>,
     user: AuthUser,
-    body: web::Json<CreateMatch>,
+    body: Json<CreateMatch>,
 ) -> Result<HttpResponse, ApiError> {
     let created = matches.create(&user.account_id, body.into_inner()).await?;
     Ok(HttpResponse::Created()
@@ -88,9 +89,9 @@ pub async fn join_match(
     matches: web::Data<Matches>,
     user: AuthUser,
     id: web::Path<String>,
-    body: Option<web::Json<JoinMatch>>,
+    body: OptionalJson<JoinMatch>,
 ) -> Result<web::Json<MatchSummary>, ApiError> {
-    let request = body.map(web::Json::into_inner).unwrap_or_default();
+    let request = body.0.unwrap_or_default();
     Ok(web::Json(
         matches.join(&id, &user.account_id, request).await?,
     ))

@@ -3,6 +3,7 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
+use crate::http::body::Json;
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{AuthUser, Idempotency};
 use crate::matches::{MatchView, Matches, MoveRequest};
@@ -83,7 +84,7 @@ pub async fn post_move(
     user: AuthUser,
     id: web::Path<String>,
     Idempotency(key): Idempotency,
-    body: web::Json<MoveRequest>,
+    body: Json<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let answer = matches
         .play(&id, &user.account_id, body.into_inner(), key)

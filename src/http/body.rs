@@ -1,0 +1,140 @@
+//! Request bodies, read strictly. A body must be sent as `application/json` and be a JSON
+//! object: serde would also take an array for a struct (`[null, null]` would create a match)
+//! and actix's own extractor can be told to ignore a body it cannot read. Errors are problems:
+//! 413 too large, 415 not JSON, 400 not valid JSON, 422 not of the operation's shape.
+
+use actix_web::dev::Payload;
+use actix_web::http::StatusCode;
+use actix_web::http::header::CONTENT_TYPE;
+use actix_web::{FromRequest, HttpRequest};
+use futures_util::StreamExt;
+use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
+
+use super::error::ApiError;
+
+/// Largest accepted body, in bytes.
+pub const LIMIT: usize = 64 * 1024;
+
+/// A JSON object body of type `T`.
+pub struct Json<T>(pub T);
+
+impl<T> Json<T> {
+    /// The body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+/// A body that may be left out (sent empty); when sent, it is read as strictly as [`Json`].
+pub struct OptionalJson<T>(pub Option<T>);
+
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Json<T>, ApiError>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        if !is_json(request) {
+            return Box::pin(async { Err(unsupported()) });
+        }
+        let read = read(payload.take());
+        Box::pin(async move { parse(&read.await?).map(Json) })
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for OptionalJson<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<OptionalJson<T>, ApiError>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let json = is_json(request);
+        let read = read(payload.take());
+        Box::pin(async move {
+            let bytes = read.await?;
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Ok(OptionalJson(None));
+            }
+            if !json {
+                return Err(unsupported());
+            }
+            parse(&bytes).map(|body| OptionalJson(Some(body)))
+        })
+    }
+}
+
+/// Whether the request says its body is JSON (`application/json`, or `application/…+json`).
+fn is_json(request: &HttpRequest) -> bool {
+    request
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| {
+            let essence = essence.trim().to_ascii_lowercase();
+            essence == "application/json"
+                || (essence.starts_with("application/") && essence.ends_with("+json"))
+        })
+}
+
+fn unsupported() -> ApiError {
+    ApiError::refused(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported_media_type",
+        "Send the body as application/json.",
+    )
+}
+
+/// The whole body, at most [`LIMIT`] bytes.
+async fn read(mut payload: Payload) -> Result<Vec<u8>, ApiError> {
+    let mut body = Vec::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|error| {
+            ApiError::refused(
+                StatusCode::BAD_REQUEST,
+                "bad_body",
+                format!("The body could not be read: {error}."),
+            )
+        })?;
+        if body.len() + chunk.len() > LIMIT {
+            return Err(ApiError::refused(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                format!("The request body is too large (at most {LIMIT} bytes)."),
+            ));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// A JSON object of type `T`.
+fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let malformed = |error: serde_json::Error| {
+        ApiError::refused(
+            StatusCode::BAD_REQUEST,
+            "malformed_json",
+            format!("The body is not valid JSON: {error}."),
+        )
+    };
+    let first = bytes.iter().find(|byte| !byte.is_ascii_whitespace());
+    if first != Some(&b'{') {
+        // Valid JSON of another kind is the wrong shape; anything else is not JSON at all.
+        serde_json::from_slice::<serde::de::IgnoredAny>(bytes).map_err(malformed)?;
+        return Err(ApiError::refused(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_body",
+            "The body must be a JSON object.",
+        ));
+    }
+    serde_json::from_slice(bytes).map_err(|error| {
+        if error.is_data() {
+            ApiError::refused(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_body",
+                format!("The body does not fit this operation: {error}."),
+            )
+        } else {
+            malformed(error)
+        }
+    })
+}
