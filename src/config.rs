@@ -65,6 +65,11 @@ pub struct Settings {
     #[arg(long, env = "JWT_SECRET", hide_env_values = true)]
     pub jwt_secret: Option<String>,
 
+    /// Key encryption key (at least 32 bytes): when set, the generated token signing keys are
+    /// stored sealed with it, and a copy of the database alone cannot forge tokens.
+    #[arg(long, env = "KEY_ENCRYPTION_KEY", hide_env_values = true)]
+    pub key_encryption_key: Option<String>,
+
     /// Login attempts allowed per minute, per client address and per username.
     #[arg(long, env = "LOGIN_ATTEMPTS_PER_MINUTE", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub login_attempts_per_minute: u32,
@@ -82,6 +87,11 @@ pub struct Settings {
     /// at start if the open-files limit could not hold them.
     #[arg(long, env = "MAX_HELD_CONNECTIONS", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_held_connections: u32,
+
+    /// Addresses of proxies whose `X-Forwarded-For` is believed (comma-separated); the client
+    /// address of a request from anywhere else is its TCP peer.
+    #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 
     /// Match states kept in memory (each a few kilobytes).
     #[arg(long, env = "MATCH_CACHE_CAPACITY", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
@@ -143,6 +153,10 @@ impl std::fmt::Debug for Settings {
                 "jwt_secret",
                 &self.jwt_secret.as_ref().map(|_| "<redacted>"),
             )
+            .field(
+                "key_encryption_key",
+                &self.key_encryption_key.as_ref().map(|_| "<redacted>"),
+            )
             .field("login_attempts_per_minute", &self.login_attempts_per_minute)
             .field("registrations_per_minute", &self.registrations_per_minute)
             .field(
@@ -151,6 +165,7 @@ impl std::fmt::Debug for Settings {
             )
             .field("match_cache_capacity", &self.match_cache_capacity)
             .field("max_held_connections", &self.max_held_connections)
+            .field("trusted_proxies", &self.trusted_proxies)
             .finish()
     }
 }
@@ -188,6 +203,11 @@ impl Settings {
             && secret.len() < 32
         {
             return Err("JWT_SECRET must be at least 32 bytes long".to_owned());
+        }
+        if let Some(secret) = &self.key_encryption_key
+            && secret.len() < 32
+        {
+            return Err("KEY_ENCRYPTION_KEY must be at least 32 bytes long".to_owned());
         }
         Ok(())
     }

@@ -4,19 +4,21 @@
 use std::net::TcpListener;
 use std::time::Duration;
 
-use actix_web::dev::{Server, Service, ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::{App, HttpMessage, HttpRequest, HttpResponse, HttpServer, web};
-use tracing_actix_web::{RequestId, TracingLogger};
+use actix_web::dev::Server;
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use tracing_actix_web::TracingLogger;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::accounts::{Accounts, Limits};
+use crate::auth::sealing::KeyEncryptionKey;
 use crate::auth::{Passwords, RateLimiter, TokenKeys};
 use crate::config::Settings;
 use crate::http;
+use crate::http::client::TrustedProxies;
 use crate::http::fallback::Fallback;
 use crate::http::held::HeldConnections;
+use crate::http::request_log::RequestLog;
 use crate::matches::Matches;
 use crate::matches::notify::Notifier;
 use crate::process;
@@ -45,9 +47,14 @@ impl Application {
     ) -> anyhow::Result<Application> {
         let db = Db::connect(&settings.database).await?;
         db.migrate().await?;
+        let kek = settings
+            .key_encryption_key
+            .as_deref()
+            .map(KeyEncryptionKey::from_secret);
         let keys = TokenKeys::load(
             &db,
             settings.jwt_secret.as_deref(),
+            kek.as_ref(),
             settings.access_token_ttl_seconds,
         )
         .await?;
@@ -77,6 +84,7 @@ impl Application {
         let address = listener.local_addr()?;
         let api = http::openapi();
         let fallback = web::Data::new(Fallback::new(&api));
+        let trusted_proxies = web::Data::new(TrustedProxies(settings.trusted_proxies.clone()));
         let files = Files::plan(&settings);
         let held = web::Data::new(HeldConnections::new(files.held_connections));
         let server = HttpServer::new(move || {
@@ -86,12 +94,13 @@ impl Application {
                 .into_utoipa_app()
                 .app_data(web::QueryConfig::default().error_handler(http::error::query_error))
                 .app_data(held.clone())
+                .app_data(trusted_proxies.clone())
                 .app_data(accounts.clone())
                 .app_data(matches.clone())
                 .configure(http::configure)
                 .split_for_parts();
-            app.wrap_fn(echo_request_id)
-                .wrap(TracingLogger::default())
+            app.wrap_fn(http::headers::add)
+                .wrap(TracingLogger::<RequestLog>::new())
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api.clone()))
                 .route(
                     "/docs",
@@ -102,6 +111,7 @@ impl Application {
                     }),
                 )
                 .app_data(fallback.clone())
+                .app_data(trusted_proxies.clone())
                 .default_service(web::to(
                     |request: HttpRequest, fallback: web::Data<Fallback>| async move {
                         fallback.answer(&request)
@@ -171,28 +181,5 @@ impl Files {
             connections_per_worker: (usable as usize / workers).max(1),
             held_connections: held as usize,
         }
-    }
-}
-
-/// Returns the request id of the request's log span as `x-request-id`, so a client can quote it.
-fn echo_request_id<S>(
-    request: ServiceRequest,
-    service: &S,
-) -> impl std::future::Future<Output = Result<ServiceResponse, actix_web::Error>> + use<S>
-where
-    S: Service<ServiceRequest, Response = ServiceResponse, Error = actix_web::Error>,
-{
-    let request_id = request.extensions().get::<RequestId>().copied();
-    let response = service.call(request);
-    async move {
-        let mut response = response.await?;
-        if let Some(id) = request_id
-            && let Ok(value) = HeaderValue::from_str(&id.to_string())
-        {
-            response
-                .headers_mut()
-                .insert(HeaderName::from_static("x-request-id"), value);
-        }
-        Ok(response)
     }
 }

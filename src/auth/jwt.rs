@@ -9,7 +9,19 @@ use base64::engine::general_purpose::STANDARD;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
+use super::sealing::{self, KeyEncryptionKey, SealError};
 use crate::store::{self, Db, StoreError};
+
+/// Why the signing keys could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum KeysError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A stored key could not be opened.
+    #[error(transparent)]
+    Sealed(#[from] SealError),
+}
 
 /// The `iss` of every token.
 pub const ISSUER: &str = "kings-corner";
@@ -54,25 +66,36 @@ impl std::fmt::Debug for TokenKeys {
 }
 
 impl TokenKeys {
-    /// The configured secret, or the keys kept in the database (one is generated on first start).
+    /// The configured secret, or the keys kept in the database (one is generated on first
+    /// start). With a key encryption key, keys are stored sealed, and any stored in the clear
+    /// are sealed now.
     pub async fn load(
         db: &Db,
         configured: Option<&str>,
+        kek: Option<&KeyEncryptionKey>,
         ttl_seconds: u64,
-    ) -> Result<TokenKeys, StoreError> {
+    ) -> Result<TokenKeys, KeysError> {
         let keys: Vec<(String, Vec<u8>)> = match configured {
             Some(secret) => vec![("configured".to_owned(), secret.as_bytes().to_vec())],
             None => {
-                let secret = STANDARD.encode(crate::random::bytes::<32>());
-                db.insert_signing_key_if_absent("k1", &secret, store::now())
+                let key = crate::random::bytes::<32>();
+                let stored = match kek {
+                    Some(kek) => kek.seal(&key),
+                    None => STANDARD.encode(key),
+                };
+                db.insert_signing_key_if_absent("k1", &stored, store::now())
                     .await?;
-                db.signing_keys()
-                    .await?
-                    .into_iter()
-                    .filter_map(|(kid, secret)| {
-                        STANDARD.decode(secret).ok().map(|bytes| (kid, bytes))
-                    })
-                    .collect()
+                let mut keys = Vec::new();
+                for (kid, stored) in db.signing_keys().await? {
+                    let key = sealing::open(&stored, kek)?;
+                    if let Some(kek) = kek
+                        && !sealing::is_sealed(&stored)
+                    {
+                        db.replace_signing_key(&kid, &kek.seal(&key)).await?;
+                    }
+                    keys.push((kid, key));
+                }
+                keys
             }
         };
         let (signing_kid, signing_secret) = keys.first().cloned().expect("at least one key");

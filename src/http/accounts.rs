@@ -27,7 +27,7 @@ pub async fn register(
     accounts: web::Data<Accounts>,
     body: Json<NewAccount>,
 ) -> Result<HttpResponse, ApiError> {
-    let client = request.peer_addr().map(|peer| peer.ip());
+    let client = super::client::address_of(&request);
     let account = accounts.register(body.into_inner(), client).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", "/v1/me"))

@@ -1,5 +1,6 @@
 //! `POST /v1/auth/login`, `/refresh` and `/logout`.
 
+use actix_web::http::header::{CACHE_CONTROL, PRAGMA};
 use actix_web::{HttpRequest, HttpResponse, post, web};
 
 use super::error::{ApiError, Problem};
@@ -23,10 +24,10 @@ pub async fn login(
     request: HttpRequest,
     accounts: web::Data<Accounts>,
     body: Json<Login>,
-) -> Result<web::Json<TokenPair>, ApiError> {
-    // The direct peer, not a forwarded header a client could forge.
-    let client = request.peer_addr().map(|peer| peer.ip());
-    Ok(web::Json(accounts.login(body.into_inner(), client).await?))
+) -> Result<HttpResponse, ApiError> {
+    let client = super::client::address_of(&request);
+    let pair = accounts.login(body.into_inner(), client).await?;
+    Ok(token_answer(pair))
 }
 
 /// Exchange a refresh token for a new pair; the old one is spent. Presenting a spent token
@@ -44,8 +45,8 @@ pub async fn login(
 pub async fn refresh_tokens(
     accounts: web::Data<Accounts>,
     body: Json<RefreshRequest>,
-) -> Result<web::Json<TokenPair>, ApiError> {
-    Ok(web::Json(accounts.refresh(body.into_inner()).await?))
+) -> Result<HttpResponse, ApiError> {
+    Ok(token_answer(accounts.refresh(body.into_inner()).await?))
 }
 
 /// Log out: revoke the refresh token and every token of its login. Always 204.
@@ -64,4 +65,12 @@ pub async fn logout(
 ) -> Result<HttpResponse, ApiError> {
     accounts.logout(body.into_inner()).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// Tokens, never to be kept by a cache on the way.
+fn token_answer(pair: TokenPair) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((CACHE_CONTROL, "no-store"))
+        .insert_header((PRAGMA, "no-cache"))
+        .json(pair)
 }

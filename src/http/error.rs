@@ -217,7 +217,8 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         if let ApiError::Internal(error) = self {
-            tracing::error!(error = ?error, "internal error");
+            // The cause chain on one line; a backtrace would repeat with every occurrence.
+            tracing::error!(error = format!("{error:#}"), "internal error");
         }
         let status = self.status_code();
         let refusal = match self {

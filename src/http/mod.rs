@@ -5,13 +5,16 @@
 pub mod accounts;
 pub mod auth;
 pub mod body;
+pub mod client;
 pub mod error;
 pub mod extract;
 pub mod fallback;
+pub mod headers;
 pub mod health;
 pub mod held;
 pub mod matches;
 pub mod openapi;
+pub mod request_log;
 pub mod rules;
 
 pub use openapi::{openapi, openapi_json};

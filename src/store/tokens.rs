@@ -130,7 +130,19 @@ impl Db {
         Ok(())
     }
 
-    /// Every signing key, newest first: `(kid, base64 secret)`.
+    /// Stores a signing key anew (sealed where it was in the clear).
+    pub async fn replace_signing_key(&self, kid: &str, secret: &str) -> Result<(), StoreError> {
+        self.timed(
+            sqlx::query("UPDATE signing_keys SET secret = $2 WHERE kid = $1")
+                .bind(kid)
+                .bind(secret)
+                .execute(self.pool()),
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Every signing key, newest first: `(kid, stored form)`.
     pub async fn signing_keys(&self) -> Result<Vec<(String, String)>, StoreError> {
         let rows = self
             .timed(

@@ -553,7 +553,8 @@ impl ServerProcess {
         for (name, value) in environment {
             command.env(name, value);
         }
-        let child = command.spawn().unwrap();
+        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
+        let child = command.stderr(log).spawn().unwrap();
         let address = format!("http://127.0.0.1:{port}");
         let client = reqwest::Client::new();
         for _ in 0..100 {
@@ -592,6 +593,13 @@ impl ServerProcess {
             .as_str()
             .unwrap()
             .to_owned()
+    }
+}
+
+impl ServerProcess {
+    /// What the server logged so far.
+    fn log(&self) -> String {
+        std::fs::read_to_string(self._dir.path().join("server.log")).unwrap_or_default()
     }
 }
 
@@ -1037,4 +1045,215 @@ async fn finding_12_a_wrong_method_answers_405_with_allow() {
     }
     let nowhere = raw(&app, token, reqwest::Method::GET, "/v1/nowhere", None, "").await;
     assert_problem(nowhere, 404, "not_found").await;
+}
+
+/// Finding 16: the SQLite file holding the signing keys is its owner's only (0600), and with a
+/// key encryption key the keys are stored sealed: a server without that key (or with another)
+/// stops at start with a sentence; keys stored in the clear before are sealed when a key is
+/// given, and the tokens signed with them stay valid.
+#[tokio::test]
+async fn finding_16_signing_keys_are_private_and_can_be_sealed() {
+    use std::os::unix::fs::PermissionsExt;
+    let kek = "an operator's key encryption key, 32 bytes or more";
+    // First without a key encryption key: a token signed with a key stored in the clear.
+    let app = spawn_app_with(|_| {}).await;
+    if let Some(file) = app.settings.database.url.strip_prefix("sqlite://") {
+        let mode = std::fs::metadata(file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{file}");
+    }
+    app.register("maya", "correct horse").await;
+    let token = app.login("maya", "correct horse").await["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let stored = || async {
+        sqlx::query_scalar::<_, String>("SELECT secret FROM signing_keys")
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap()
+    };
+    assert!(!stored().await.starts_with("sealed:"));
+
+    // Another process with a key encryption key seals the stored key; the old token still works.
+    let mut sealed = app.settings.clone();
+    sealed.key_encryption_key = Some(kek.to_owned());
+    let (_, second) = crate::helpers::start(sealed.clone()).await;
+    assert!(stored().await.starts_with("sealed:v1:"));
+    let me = app
+        .client
+        .get(format!("{second}/v1/me"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
+
+    // Without the key, or with another, the server does not start, and says why.
+    for (key, says) in [
+        (None, "sealed: set KEY_ENCRYPTION_KEY"),
+        (
+            Some("another key encryption key, also 32 bytes long"),
+            "does not open",
+        ),
+    ] {
+        let mut settings = app.settings.clone();
+        settings.key_encryption_key = key.map(str::to_owned);
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let refused =
+            kings_corner::startup::Application::build_with_listener(settings, listener).await;
+        let error = format!("{:#}", refused.err().expect("refused to start"));
+        assert!(error.contains(says), "{error}");
+    }
+}
+
+/// Finding 14: the request log records the TCP peer, and takes a forwarded client address only
+/// from a configured proxy (it took `X-Forwarded-For` from anyone and never logged the peer).
+#[tokio::test]
+async fn finding_14_the_request_log_records_the_peer_and_trusts_only_configured_proxies() {
+    let quiet = [("LOG_FORMAT", "json"), ("LOG_LEVEL", "kings_corner=debug")];
+    let forged = |server: &ServerProcess| {
+        reqwest::Client::new()
+            .get(format!("{}/healthz", server.address))
+            .header("x-forwarded-for", "6.6.6.6")
+            .send()
+    };
+    let server = ServerProcess::start(&[], &quiet).await;
+    forged(&server).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let log = server.log();
+    assert!(log.contains(r#""peer":"127.0.0.1""#), "{log}");
+    assert!(log.contains(r#""client":"127.0.0.1""#), "{log}");
+    assert!(
+        !log.contains("6.6.6.6"),
+        "a forged address was believed: {log}"
+    );
+
+    let trusting = [quiet[0], quiet[1], ("TRUSTED_PROXIES", "127.0.0.1")];
+    let server = ServerProcess::start(&[], &trusting).await;
+    forged(&server).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let log = server.log();
+    assert!(log.contains(r#""peer":"127.0.0.1""#), "{log}");
+    assert!(log.contains(r#""client":"6.6.6.6""#), "{log}");
+}
+
+/// Finding 15: token answers are never cached (`Cache-Control: no-store`), every answer says
+/// `X-Content-Type-Options: nosniff`, and the Swagger UI pages carry a content security policy
+/// and refuse to be framed.
+#[tokio::test]
+async fn finding_15_security_headers() {
+    let app = spawn_app_with(|_| {}).await;
+    app.register("maya", "correct horse").await;
+    let login = app
+        .post(
+            "/v1/auth/login",
+            &json!({"username": "maya", "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!(login.headers()["cache-control"], "no-store");
+    let tokens: Value = login.json().await.unwrap();
+    let refreshed = app
+        .post(
+            "/v1/auth/refresh",
+            &json!({"refresh_token": tokens["refresh_token"]}),
+        )
+        .await;
+    assert_eq!(refreshed.status(), 200);
+    assert_eq!(refreshed.headers()["cache-control"], "no-store");
+    for path in ["/healthz", "/v1/rules", "/v1/me", "/nowhere", "/docs/"] {
+        let response = app.get(path, None).await;
+        assert_eq!(
+            response.headers()["x-content-type-options"],
+            "nosniff",
+            "{path}"
+        );
+    }
+    let docs = app.get("/docs/", None).await;
+    assert_eq!(docs.headers()["x-frame-options"], "DENY");
+    let policy = docs.headers()["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("frame-ancestors 'none'") && policy.contains("script-src 'self'"));
+}
+
+/// Finding 17: a 500 is logged once, with its cause chain and without a backtrace (even with
+/// RUST_BACKTRACE=1); a 503 is a warning with its cause, never an error.
+#[tokio::test]
+async fn finding_17_server_errors_are_logged_once_without_backtraces_and_503s_as_warnings() {
+    let environment = [
+        ("LOG_FORMAT", "json"),
+        ("LOG_LEVEL", "info"),
+        ("RUST_BACKTRACE", "1"),
+        ("STATEMENT_TIMEOUT_SECONDS", "1"),
+    ];
+    let server = ServerProcess::start(&[], &environment).await;
+    let client = reqwest::Client::new();
+    let token = server.player(&client, "maya").await;
+    let created = crate::helpers::json_of(
+        client
+            .post(format!("{}/v1/matches", server.address))
+            .bearer_auth(&token)
+            .json(&json!({"seats": 2})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    let file = server._dir.path().join("kc.db");
+    let mut database = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+        "sqlite://{}",
+        file.display()
+    ))
+    .await
+    .unwrap();
+
+    // A 500: a stored row the server cannot read back.
+    sqlx::query("UPDATE matches SET rules = 'not rules' WHERE id = $1")
+        .bind(id)
+        .execute(&mut database)
+        .await
+        .unwrap();
+    let broken = client
+        .get(format!("{}/v1/matches/{id}", server.address))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(broken.status(), 500);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let log = server.log();
+    assert!(log.contains("rules"), "the cause is logged: {log}");
+    assert!(!log.to_lowercase().contains("backtrace"), "{log}");
+    let errors = log
+        .lines()
+        .filter(|line| line.contains(r#""level":"ERROR""#))
+        .count();
+    assert_eq!(
+        errors, 2,
+        "the cause where it happened, the answer in the request log: {log}"
+    );
+
+    // A 503: the write lock held elsewhere past the statement timeout.
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut database)
+        .await
+        .unwrap();
+    let busy = client
+        .post(format!("{}/v1/matches", server.address))
+        .bearer_auth(&token)
+        .json(&json!({"seats": 2}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(busy.status(), 503);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let log = server.log();
+    let after: Vec<&str> = log
+        .lines()
+        .skip_while(|line| !line.contains("500"))
+        .collect();
+    assert!(
+        log.lines()
+            .filter(|line| line.contains(r#""level":"ERROR""#))
+            .count()
+            == errors,
+        "no new error for a 503: {after:?}"
+    );
+    assert!(log.contains(r#""level":"WARN""#), "{log}");
 }
