@@ -110,15 +110,15 @@ pub struct DatabaseSettings {
     pub url: String,
 
     /// Largest number of database connections in the pool.
-    #[arg(long = "database-max-connections", env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long = "database-max-connections", value_name = "N", env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_connections: u32,
 
     /// How long a request waits for a database connection before answering 503, in seconds.
-    #[arg(long = "database-timeout-seconds", env = "DATABASE_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
+    #[arg(long = "database-timeout-seconds", value_name = "SECONDS", env = "DATABASE_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
     pub timeout_seconds: u64,
 
     /// How long one database statement may run before the request answers 503, in seconds.
-    #[arg(long = "statement-timeout-seconds", env = "STATEMENT_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
+    #[arg(long = "statement-timeout-seconds", value_name = "SECONDS", env = "STATEMENT_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
     pub statement_timeout_seconds: u64,
 }
 
