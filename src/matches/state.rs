@@ -244,6 +244,7 @@ pub(super) fn advance(
             Status::NotStarted => MatchStatus::Open,
             Status::Playing => MatchStatus::Playing,
             Status::Finished => MatchStatus::Finished,
+            Status::Aborted => MatchStatus::Aborted,
         },
         turn_seat: state.turn(),
         turn_changed: state.turn() != turn_before

@@ -44,6 +44,10 @@ pub enum Action {
     Draw,
     /// End the turn (drawing first under `draw: end`).
     EndTurn,
+    /// Leave the match for good (RULES.md §10.1): at any moment, on one's turn or not.
+    Resign,
+    /// Call the match off before its first action (RULES.md §10.2): nobody wins.
+    Abort,
 }
 
 /// [`Action`] as it is read: serde lets a unit variant of an internally tagged enum carry
@@ -65,6 +69,8 @@ enum StrictAction {
     },
     Draw {},
     EndTurn {},
+    Resign {},
+    Abort {},
 }
 
 impl From<StrictAction> for Action {
@@ -74,6 +80,8 @@ impl From<StrictAction> for Action {
             StrictAction::Move { from, to, count } => Action::Move { from, to, count },
             StrictAction::Draw {} => Action::Draw,
             StrictAction::EndTurn {} => Action::EndTurn,
+            StrictAction::Resign {} => Action::Resign,
+            StrictAction::Abort {} => Action::Abort,
         }
     }
 }
@@ -81,7 +89,12 @@ impl From<StrictAction> for Action {
 impl Action {
     /// Whether this action counts towards the per-turn action bound.
     pub const fn counts_towards_bound(&self) -> bool {
-        !matches!(self, Action::EndTurn)
+        !matches!(self, Action::EndTurn | Action::Resign | Action::Abort)
+    }
+
+    /// Whether this action belongs to the seat to move; `resign` and `abort` do not.
+    pub const fn needs_the_turn(&self) -> bool {
+        !matches!(self, Action::Resign | Action::Abort)
     }
 }
 

@@ -9,7 +9,7 @@
 use super::action::Action;
 use super::card::{Card, PlacedCard, Rank};
 use super::error::RuleError;
-use super::event::{ChipSettlement, DrawReason, Event, HandOutcome, HandResult};
+use super::event::{ChipSettlement, DrawReason, Event, HandOutcome, HandResult, OutReason};
 use super::options::{BlockedRule, ChipPay, DrawMode, EmptySide, GameEnd};
 use super::pile::{PileId, PileKind};
 use super::shuffle;
@@ -31,7 +31,22 @@ impl GameState {
 
     /// Judges `action` by `seat`: the events it causes, or why it is refused.
     pub fn decide(&self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
-        self.check_turn(seat, action)?;
+        match action {
+            Action::Resign => {
+                self.check_still_in(seat)?;
+                let mut script = Script::new(self);
+                script.leave(seat, OutReason::Resign, None);
+                return Ok(script.events);
+            }
+            Action::Abort => {
+                self.check_still_in(seat)?;
+                if !self.can_abort() {
+                    return Err(RuleError::TooLateToAbort);
+                }
+                return Ok(vec![Event::MatchAborted { seat }]);
+            }
+            _ => self.check_turn(seat, action)?,
+        }
         match action {
             Action::Play { card, as_face, to } => {
                 let placed = self.check_play(seat, card, as_face, to)?;
@@ -75,7 +90,48 @@ impl GameState {
                 script.end_turn(seat);
                 Ok(script.events)
             }
+            Action::Resign | Action::Abort => unreachable!("judged above"),
         }
+    }
+
+    /// The server's decision when the seat to move has run out of time: it is out, and the
+    /// turn passes (RULES.md §10.3). `deadline` (RFC 3339) is the one enforced; the engine has
+    /// no clock, so whether it has passed is for the server (and `verify`) to check.
+    pub fn forfeit(&self, seat: Seat, deadline: String) -> Result<Vec<Event>, RuleError> {
+        self.check_to_move(seat)?;
+        let mut script = Script::new(self);
+        script.leave(seat, OutReason::Timeout, Some(deadline));
+        Ok(script.events)
+    }
+
+    /// The server's reminder that the seat to move has a tenth of its time left.
+    pub fn remind(&self, seat: Seat, deadline: String) -> Result<Vec<Event>, RuleError> {
+        self.check_to_move(seat)?;
+        Ok(vec![Event::DeadlineNear { seat, deadline }])
+    }
+
+    fn check_still_in(&self, seat: Seat) -> Result<(), RuleError> {
+        if self.status != Status::Playing {
+            return Err(RuleError::HandOver);
+        }
+        if seat >= self.players() {
+            return Err(RuleError::UnknownSeat(seat));
+        }
+        if !self.is_active(seat) {
+            return Err(RuleError::SeatOut(seat));
+        }
+        Ok(())
+    }
+
+    fn check_to_move(&self, seat: Seat) -> Result<(), RuleError> {
+        self.check_still_in(seat)?;
+        if seat != self.turn {
+            return Err(RuleError::NotYourTurn {
+                seat,
+                turn: self.turn,
+            });
+        }
+        Ok(())
     }
 
     fn check_turn(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
@@ -309,6 +365,29 @@ impl Script {
         }
     }
 
+    /// A seat leaves the match: its hand is set aside; if it was its turn, the turn passes at
+    /// once (no draw, no penalty); the last seat still in wins the match (§10.3–4).
+    fn leave(&mut self, seat: Seat, reason: OutReason, deadline: Option<String>) {
+        let had_the_turn = self.state.turn == seat;
+        let hand = self.state.hand(seat).to_vec();
+        self.emit(Event::SeatOut {
+            seat,
+            reason,
+            deadline,
+            hand: Some(hand),
+        });
+        if self.state.active_count() == 1 {
+            let winners = (0..self.state.players())
+                .filter(|seat| self.state.is_active(*seat))
+                .collect();
+            let totals = self.state.totals.clone();
+            self.emit(Event::GameEnded { winners, totals });
+        } else if had_the_turn {
+            let next = self.state.next_active(seat);
+            self.start_turn(next);
+        }
+    }
+
     fn end_hand(&mut self, outcome: HandOutcome) {
         let result = hand_result(&self.state, outcome);
         let hand = result.hand;
@@ -451,10 +530,12 @@ fn game_winners(state: &GameState) -> Option<Vec<Seat>> {
         )
     };
     let total_of = |seat: Seat| totals[usize::from(seat)];
+    // Seats that resigned or timed out rank below every seat still in (§10.5).
+    let still_in = || (0..players).filter(|seat| state.is_active(*seat));
     match state.rules().game_end {
         GameEnd::Target(target) => {
-            if totals.iter().any(|total| *total >= target) {
-                lowest(&mut (0..players), &total_of)
+            if still_in().any(|seat| total_of(seat) >= target) {
+                lowest(&mut still_in(), &total_of)
             } else {
                 None
             }
@@ -476,16 +557,13 @@ fn game_winners(state: &GameState) -> Option<Vec<Seat>> {
             _ => None,
         },
         GameEnd::HandsWon(needed) => {
-            let most = state.hands_won.iter().copied().max().unwrap_or(0);
-            (most >= needed).then(|| {
-                (0..players)
-                    .filter(|seat| state.hands_won[usize::from(*seat)] == most)
-                    .collect()
-            })
+            let won = |seat: Seat| state.hands_won[usize::from(seat)];
+            let most = still_in().map(won).max().unwrap_or(0);
+            (most >= needed).then(|| still_in().filter(|seat| won(*seat) == most).collect())
         }
         GameEnd::Hands(count) => {
             if state.hand_number >= count {
-                lowest(&mut (0..players), &total_of)
+                lowest(&mut still_in(), &total_of)
             } else {
                 None
             }

@@ -57,6 +57,14 @@ pub enum RuleError {
         "This turn has reached {MAX_ACTIONS_PER_TURN} actions: the only thing left is to end it."
     )]
     ActionLimit,
+    /// The seat resigned or timed out: it takes no more part in the match.
+    #[error("Seat {0} is out of this match.")]
+    SeatOut(Seat),
+    /// `abort` after the first action of the match.
+    #[error(
+        "The match has begun (a card was played, a pile moved, a card drawn or a turn ended): it can no longer be aborted; resign instead."
+    )]
+    TooLateToAbort,
     /// The card is not in the player's hand.
     #[error("You do not hold {}.", .0.pretty())]
     CardNotInHand(Card),
@@ -129,6 +137,8 @@ impl RuleError {
             RuleError::UnknownSeat(_) => "unknown_seat",
             RuleError::NotYourTurn { .. } => "not_your_turn",
             RuleError::ActionLimit => "action_limit",
+            RuleError::SeatOut(_) => "seat_out",
+            RuleError::TooLateToAbort => "too_late_to_abort",
             RuleError::CardNotInHand(_) => "card_not_in_hand",
             RuleError::JokerNeedsIdentity => "joker_needs_identity",
             RuleError::NotAJoker(_) => "not_a_joker",
@@ -150,11 +160,13 @@ impl RuleError {
     }
 
     /// Every code the engine can give, for documentation.
-    pub const CODES: [&'static str; 21] = [
+    pub const CODES: [&'static str; 23] = [
         "hand_over",
         "unknown_seat",
         "not_your_turn",
         "action_limit",
+        "seat_out",
+        "too_late_to_abort",
         "card_not_in_hand",
         "joker_needs_identity",
         "not_a_joker",

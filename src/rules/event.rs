@@ -112,6 +112,35 @@ pub enum Event {
     },
     /// The hand ended; every hand is revealed.
     HandEnded(HandResult),
+    /// A seat is out of the match for good (RULES.md §10.3): it resigned, or the server forfeited
+    /// it when its time ran out. Its hand is set aside face down.
+    SeatOut {
+        /// The seat that left.
+        seat: Seat,
+        /// Why.
+        reason: OutReason,
+        /// For a timeout: the deadline it enforced (RFC 3339), which the log's times must
+        /// show had passed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline: Option<String>,
+        /// The dead hand set aside; shown only once the match is over (`null` in feeds).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hand: Option<Vec<Card>>,
+    },
+    /// The seat to move has a tenth of its time left (a reminder written by the server; it
+    /// changes nothing).
+    DeadlineNear {
+        /// The seat to move.
+        seat: Seat,
+        /// Its deadline (RFC 3339).
+        deadline: String,
+    },
+    /// The match was called off before its first action (RULES.md §10.2): no winners, nothing
+    /// scored, no chips paid.
+    MatchAborted {
+        /// The seat that called it off.
+        seat: Seat,
+    },
     /// The match ended: nothing more can happen in it.
     GameEnded {
         /// The winners (ties share the win).
@@ -119,6 +148,16 @@ pub enum Event {
         /// Final totals per seat.
         totals: Vec<u32>,
     },
+}
+
+/// Why a seat left the match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutReason {
+    /// The player resigned (or left a started match).
+    Resign,
+    /// Its time ran out and the server forfeited it.
+    Timeout,
 }
 
 /// Why cards were drawn.
@@ -223,6 +262,21 @@ impl Event {
                 count: *count,
                 cards: if Some(*seat) == viewer {
                     cards.clone()
+                } else {
+                    None
+                },
+            },
+            Event::SeatOut {
+                seat,
+                reason,
+                deadline,
+                hand,
+            } => Event::SeatOut {
+                seat: *seat,
+                reason: *reason,
+                deadline: deadline.clone(),
+                hand: if Some(*seat) == viewer {
+                    hand.clone()
                 } else {
                     None
                 },

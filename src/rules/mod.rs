@@ -47,7 +47,9 @@ mod view;
 pub use action::Action;
 pub use card::{Card, Face, PlacedCard, Rank, Suit};
 pub use error::{Misfit, RuleError};
-pub use event::{ChipSettlement, DrawReason, EVENT_FORMAT_VERSION, Event, HandOutcome, HandResult};
+pub use event::{
+    ChipSettlement, DrawReason, EVENT_FORMAT_VERSION, Event, HandOutcome, HandResult, OutReason,
+};
 pub use layout::fits;
 pub use options::{Build, Preset, Rules, RulesError};
 pub use pile::{PileId, PileKind};

@@ -5,7 +5,7 @@
 use super::Seat;
 use super::action::Action;
 use super::error::RuleError;
-use super::event::{DrawReason, Event};
+use super::event::{DrawReason, Event, OutReason};
 use super::options::RulesError;
 use super::state::{GameState, Setup, Status};
 
@@ -85,6 +85,12 @@ impl GameState {
             | Event::KingHoldPenalized { seat, .. }
             | Event::ChipsToPot { seat, .. }
             | Event::TurnEnded { seat, .. } => Some((seat, Action::EndTurn)),
+            Event::SeatOut {
+                seat,
+                reason: OutReason::Resign,
+                ..
+            } => Some((seat, Action::Resign)),
+            Event::MatchAborted { seat } => Some((seat, Action::Abort)),
             _ => None,
         }
     }
@@ -92,9 +98,21 @@ impl GameState {
     /// Checks the next group of a log (starting at `index`) and applies it; returns its length.
     pub fn replay_step(&mut self, events: &[Event], index: usize) -> Result<usize, ReplayError> {
         let first = &events[index];
+        let refused = |error| ReplayError::Refused { index, error };
         let expected = if self.status == Status::NotStarted {
-            self.start()
-                .map_err(|error| ReplayError::Refused { index, error })?
+            self.start().map_err(refused)?
+        } else if let Event::SeatOut {
+            seat,
+            reason: OutReason::Timeout,
+            deadline: Some(deadline),
+            ..
+        } = first
+        {
+            // The server's forfeit of a seat out of time (whether the deadline had passed is
+            // checked against the log's times by `verify`, not here: the engine has no clock).
+            self.forfeit(*seat, deadline.clone()).map_err(refused)?
+        } else if let Event::DeadlineNear { seat, deadline } = first {
+            self.remind(*seat, deadline.clone()).map_err(refused)?
         } else {
             let (seat, action) =
                 self.action_behind(first)

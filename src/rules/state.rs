@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Seat;
 use super::card::{Card, PlacedCard};
-use super::event::{Event, HandResult};
+use super::event::{DrawReason, Event, HandResult, OutReason};
 use super::options::{Rules, RulesError};
 use super::pile::PileId;
 use super::shuffle::{self, Secret};
@@ -35,6 +35,8 @@ pub enum Status {
     Playing,
     /// The match is over.
     Finished,
+    /// The match was called off before its first action (RULES.md §10.2).
+    Aborted,
 }
 
 /// What the player to move has done this turn.
@@ -71,8 +73,14 @@ pub struct GameState {
     pub(crate) penalties: Vec<u32>,
     pub(crate) totals: Vec<u32>,
     pub(crate) hands_won: Vec<u32>,
-    /// Seats still in the game (`out_at_target` removes seats).
+    /// Seats still in the game (`out_at_target`, resignations and timeouts remove seats).
     pub(crate) active: Vec<bool>,
+    /// Why each seat that left the match left (RULES.md §10), in the order they left.
+    pub(crate) left: Vec<(Seat, OutReason)>,
+    /// Dead hands set aside this hand by seats that left (they count among the deck's cards).
+    pub(crate) set_aside: Vec<Vec<Card>>,
+    /// Whether any player has played, moved, drawn or ended a turn yet (§10.2: no abort after).
+    pub(crate) begun: bool,
     /// Corner piles claimed this hand, per seat.
     pub(crate) claimed: Vec<Vec<Vec<PlacedCard>>>,
     pub(crate) pot: u64,
@@ -110,6 +118,9 @@ impl GameState {
             totals: vec![0; players],
             hands_won: vec![0; players],
             active: vec![true; players],
+            left: Vec::new(),
+            set_aside: vec![Vec::new(); players],
+            begun: false,
             claimed: vec![Vec::new(); players],
             pot: 0,
             chips: vec![0; players],
@@ -193,6 +204,24 @@ impl GameState {
         self.active.get(usize::from(seat)).copied().unwrap_or(false)
     }
 
+    /// Why a seat left the match, if it resigned or timed out.
+    pub fn left_because(&self, seat: Seat) -> Option<OutReason> {
+        self.left
+            .iter()
+            .find(|(left, _)| *left == seat)
+            .map(|(_, reason)| *reason)
+    }
+
+    /// Seats that resigned or timed out, in the order they left.
+    pub fn left(&self) -> &[(Seat, OutReason)] {
+        &self.left
+    }
+
+    /// Whether `abort` is still allowed: a hand is in play and nobody has acted yet (§10.2).
+    pub fn can_abort(&self) -> bool {
+        self.status == Status::Playing && self.hand_number == 1 && !self.begun
+    }
+
     /// The next seat to the left that is still in the game.
     pub(crate) fn next_active(&self, seat: Seat) -> Seat {
         let players = self.players();
@@ -214,6 +243,7 @@ impl GameState {
     /// corners). Used to check that no card is ever lost or duplicated.
     pub fn all_cards(&self) -> Vec<Card> {
         let mut cards: Vec<Card> = self.hands.iter().flatten().copied().collect();
+        cards.extend(self.set_aside.iter().flatten().copied());
         cards.extend(self.piles.iter().flatten().map(|placed| placed.card()));
         cards.extend(
             self.claimed
@@ -256,6 +286,7 @@ impl GameState {
                 self.consecutive_passes = 0;
                 self.penalties.iter_mut().for_each(|points| *points = 0);
                 self.claimed.iter_mut().for_each(Vec::clear);
+                self.set_aside.iter_mut().for_each(Vec::clear);
                 if let Some(chips) = self.setup.rules.chips {
                     for (balance, active) in self.chips.iter_mut().zip(&self.active) {
                         if *active {
@@ -293,9 +324,10 @@ impl GameState {
                     hand.insert(at, card);
                 }
                 self.progress.drew_any = true;
-                if *reason == super::event::DrawReason::Draw {
+                if *reason == DrawReason::Draw {
                     self.progress.drew_by_action = true;
                     self.progress.actions += 1;
+                    self.begun = true;
                 }
             }
             Event::CardPlayed { seat, card, to } => {
@@ -306,6 +338,7 @@ impl GameState {
                 self.piles[to.index()].push(*card);
                 self.progress.played_from_hand = true;
                 self.progress.actions += 1;
+                self.begun = true;
             }
             Event::PileMoved {
                 from, to, count, ..
@@ -314,6 +347,7 @@ impl GameState {
                 let run = source.split_off(source.len().saturating_sub(usize::from(*count)));
                 self.piles[to.index()].extend(run);
                 self.progress.actions += 1;
+                self.begun = true;
             }
             Event::CornerClaimed { seat, pile, .. } => {
                 let cards = std::mem::take(&mut self.piles[pile.index()]);
@@ -332,6 +366,7 @@ impl GameState {
                 } else {
                     0
                 };
+                self.begun = true;
             }
             Event::HandEnded(result) => {
                 self.totals.clone_from(&result.totals);
@@ -354,6 +389,16 @@ impl GameState {
             Event::GameEnded { winners, .. } => {
                 self.status = Status::Finished;
                 self.winners = Some(winners.clone());
+            }
+            Event::SeatOut { seat, reason, .. } => {
+                let index = usize::from(*seat);
+                self.active[index] = false;
+                self.left.push((*seat, *reason));
+                self.set_aside[index] = std::mem::take(&mut self.hands[index]);
+            }
+            Event::DeadlineNear { .. } => {}
+            Event::MatchAborted { .. } => {
+                self.status = Status::Aborted;
             }
         }
     }

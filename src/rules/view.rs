@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use super::Seat;
 use super::action::Action;
 use super::card::{Card, PlacedCard};
-use super::event::HandResult;
+use super::event::{HandResult, OutReason};
 use super::pile::PileId;
 use super::state::{GameState, Status};
 
@@ -47,8 +47,11 @@ pub struct View {
     pub last_hand: Option<HandResult>,
     /// The winners, once the match is over.
     pub winners: Option<Vec<Seat>>,
-    /// Every legal action, when it is the viewer's turn; otherwise `null`.
+    /// Every legal action, when it is the viewer's turn; otherwise `null`. `resign` is always
+    /// open to a seat still in, and `abort` while `can_abort`: neither is listed here.
     pub legal_actions: Option<Vec<Action>>,
+    /// Whether the match may still be called off (`{"type": "abort"}`): nobody has acted yet.
+    pub can_abort: bool,
     /// Every seat's hand: only in the open view of a finished match's replay; otherwise `null`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub all_hands: Option<Vec<Vec<Card>>>,
@@ -71,6 +74,8 @@ pub struct SeatView {
     pub claimed_corners: usize,
     /// Whether the seat is still in the game.
     pub in_game: bool,
+    /// Why the seat left the match, if it resigned or timed out (RULES.md §10).
+    pub left: Option<OutReason>,
     /// Chip balance, when playing for chips.
     pub chips: Option<i64>,
 }
@@ -128,6 +133,7 @@ impl GameState {
                         hands_won: self.hands_won[index],
                         claimed_corners: self.claimed[index].len(),
                         in_game: self.active[index],
+                        left: self.left_because(seat),
                         chips: chips_on.then_some(self.chips[index]),
                     }
                 })
@@ -143,6 +149,7 @@ impl GameState {
             last_hand: self.last_hand.clone(),
             winners: self.winners.clone(),
             legal_actions: None,
+            can_abort: self.can_abort(),
             all_hands: None,
         }
     }

@@ -22,6 +22,8 @@ pub enum MatchStatus {
     Playing,
     /// Over: the winners are known and the shuffle secret is revealed.
     Finished,
+    /// Called off before its first action: no winners; the shuffle secret is revealed.
+    Aborted,
 }
 
 impl MatchStatus {
@@ -31,6 +33,7 @@ impl MatchStatus {
             MatchStatus::Open => "open",
             MatchStatus::Playing => "playing",
             MatchStatus::Finished => "finished",
+            MatchStatus::Aborted => "aborted",
         }
     }
 
@@ -39,6 +42,7 @@ impl MatchStatus {
             MatchStatus::Open,
             MatchStatus::Playing,
             MatchStatus::Finished,
+            MatchStatus::Aborted,
         ]
         .into_iter()
         .find(|status| status.as_str() == name)

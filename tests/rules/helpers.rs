@@ -175,6 +175,66 @@ pub fn play_random_match(
     (state, log)
 }
 
+/// Plays a whole match by random legal actions, in which, now and then, a seat resigns (on
+/// its turn or not), the seat to move is forfeited on time or reminded of its deadline, or,
+/// before anyone has acted, a seat aborts the match.
+pub fn play_disrupted_match(
+    setup: Setup,
+    seed: u64,
+    max_steps: usize,
+    mut on_step: impl FnMut(&GameState, &[Event], &mut ChaCha20Rng),
+) -> (GameState, Vec<Event>) {
+    let mut rng = rng(seed);
+    let (mut state, mut log) = started(setup);
+    on_step(&state, &log, &mut rng);
+    let mut steps = 0;
+    while state.status() == Status::Playing {
+        steps += 1;
+        assert!(
+            steps <= max_steps,
+            "the match did not end within {max_steps} actions"
+        );
+        let seat = state.turn().unwrap();
+        assert!(state.is_active(seat), "the turn is on a seat still in");
+        let still_in: Vec<Seat> = (0..state.players())
+            .filter(|seat| state.is_active(*seat))
+            .collect();
+        let events = match uniform_below(&mut rng, 200) {
+            0 => {
+                let leaving = still_in[uniform_below(&mut rng, still_in.len() as u32) as usize];
+                act(&mut state, leaving, Action::Resign)
+            }
+            1 => {
+                let forfeited = state.forfeit(seat, "2026-11-30T12:00:00Z".to_owned());
+                apply_all(&mut state, forfeited.unwrap())
+            }
+            2 => {
+                let reminded = state.remind(seat, "2026-11-30T12:00:00Z".to_owned());
+                apply_all(&mut state, reminded.unwrap())
+            }
+            3 if state.can_abort() => act(&mut state, seat, Action::Abort),
+            _ => {
+                let actions = state.legal_actions(seat);
+                assert!(!actions.is_empty(), "no legal action for the seat to move");
+                let action = pick(&mut rng, &actions);
+                act(&mut state, seat, action)
+            }
+        };
+        let from = log.len();
+        log.extend(events);
+        on_step(&state, &log[from..], &mut rng);
+    }
+    (state, log)
+}
+
+/// Applies server-decided events.
+fn apply_all(state: &mut GameState, events: Vec<Event>) -> Vec<Event> {
+    for event in &events {
+        state.apply(event);
+    }
+    events
+}
+
 /// The canonical deck of these rules, sorted.
 pub fn full_deck(rules: &Rules) -> Vec<Card> {
     let mut deck = shuffle::unshuffled_deck(rules.decks, rules.jokers);

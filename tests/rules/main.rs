@@ -3,6 +3,7 @@
 
 mod examples;
 mod helpers;
+mod leaving;
 mod options;
 mod properties;
 mod readings;

@@ -13,7 +13,7 @@ use kings_corner::rules::{
 use proptest::prelude::*;
 use rand_chacha::ChaCha20Rng;
 
-use crate::helpers::{full_deck, play_random_match, setup};
+use crate::helpers::{full_deck, play_disrupted_match, play_random_match, setup};
 
 /// Rules drawn from a preset with random overrides, always valid.
 fn any_rules() -> impl Strategy<Value = Rules> {
@@ -146,6 +146,8 @@ struct Checker {
     totals: Vec<u32>,
     penalties: Vec<u32>,
     active: Vec<bool>,
+    /// Seats that resigned or timed out.
+    left: Vec<Seat>,
     steps: usize,
 }
 
@@ -157,6 +159,7 @@ impl Checker {
             totals: vec![0; players],
             penalties: vec![0; players],
             active: vec![true; players],
+            left: Vec::new(),
             steps: 0,
         }
     }
@@ -224,11 +227,14 @@ impl Checker {
                             .iter()
                             .map(|card| rules.scoring.card_points(*card))
                             .sum();
-                        let expected = if zeroed == Some(seat) || !self.active[seat] {
+                        // A seat out of the game scores nothing at all (§10.3).
+                        let expected = if !self.active[seat] {
                             0
+                        } else if zeroed == Some(seat) {
+                            self.penalties[seat]
                         } else {
-                            card_points
-                        } + self.penalties[seat];
+                            card_points + self.penalties[seat]
+                        };
                         assert_eq!(
                             result.hand_scores[seat], expected,
                             "hand score of seat {seat}"
@@ -258,6 +264,15 @@ impl Checker {
                 Event::GameEnded { winners, totals } => {
                     assert!(!winners.is_empty(), "a match always has a winner");
                     assert_eq!(totals, &self.totals);
+                    assert!(
+                        winners.iter().all(|seat| !self.left.contains(seat)),
+                        "seats that left rank below the seats still in"
+                    );
+                }
+                Event::SeatOut { seat, .. } => {
+                    assert!(self.active[usize::from(*seat)], "a seat leaves once");
+                    self.active[usize::from(*seat)] = false;
+                    self.left.push(*seat);
                 }
                 _ => {}
             }
@@ -422,15 +437,38 @@ fn random_action(state: &GameState, seat: Seat, rng: &mut ChaCha20Rng) -> Action
 
 /// Plays one random match with every check, then replays its log (through JSON) and compares.
 fn check_random_match(rules: Rules, seed: u64) {
+    check_match_played_by(rules, seed, |setup, seed, steps, on_step| {
+        play_random_match(setup, seed, steps, on_step)
+    });
+}
+
+/// As [`check_random_match`], with seats resigning, timing out and aborting now and then.
+fn check_disrupted_match(rules: Rules, seed: u64) {
+    check_match_played_by(rules, seed, |setup, seed, steps, on_step| {
+        play_disrupted_match(setup, seed, steps, on_step)
+    });
+}
+
+type Player = fn(
+    Setup,
+    u64,
+    usize,
+    &mut dyn FnMut(&GameState, &[Event], &mut ChaCha20Rng),
+) -> (GameState, Vec<Event>);
+
+fn check_match_played_by(rules: Rules, seed: u64, play: Player) {
     let setup: Setup = Setup {
         client_seeds: (0..rules.players).map(|s| format!("seed{s}")).collect(),
         ..setup(rules.clone())
     };
     let mut checker = Checker::new(&rules);
-    let (state, log) = play_random_match(setup.clone(), seed, 60_000, |state, events, rng| {
+    let (state, log) = play(setup.clone(), seed, 60_000, &mut |state, events, rng| {
         checker.step(state, events, rng)
     });
-    assert_eq!(state.status(), Status::Finished);
+    assert!(
+        matches!(state.status(), Status::Finished | Status::Aborted),
+        "every match ends"
+    );
     let stored: Vec<String> = log
         .iter()
         .map(|event| serde_json::to_string(event).unwrap())
@@ -450,6 +488,17 @@ proptest! {
     #[test]
     fn random_games_keep_every_invariant(rules in any_rules(), seed in any::<u64>()) {
         check_random_match(rules, seed);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// RULES.md §10: random resignations, timeouts, reminders and aborts never lose a card,
+    /// never leave the turn on a seat that left, and every match still ends.
+    #[test]
+    fn random_resignations_and_timeouts_keep_every_invariant(rules in any_rules(), seed in any::<u64>()) {
+        check_disrupted_match(rules, seed);
     }
 }
 

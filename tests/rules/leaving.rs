@@ -1,0 +1,222 @@
+//! RULES.md §10, leaving a game in play: resignation, timeouts and abort, each in the words of
+//! the rule book.
+
+use kings_corner::rules::options::{ChipPay, Chips, GameEnd};
+use kings_corner::rules::{Action, Event, OutReason, Rules, Status};
+
+use crate::helpers::{act, hand_text, play, refusal, setup, started, table};
+
+const DEADLINE: &str = "2026-11-30T12:00:00Z";
+
+fn three_seats(game_end: GameEnd) -> Rules {
+    Rules {
+        game_end,
+        ..Rules::default()
+    }
+}
+
+/// §10.1 and §10.3: a player resigns on their turn: they are out, their hand is set aside, and
+/// the turn passes at once to the next seat still in, with no draw and no penalty.
+#[test]
+fn resigning_on_ones_turn_passes_the_turn_at_once() {
+    let rules = Rules {
+        king_hold_penalty: 3,
+        ..three_seats(GameEnd::Target(50))
+    };
+    let mut state = table(rules, &["KH 2C", "3C 4C", "5H 6H"], &[("N", "9S")], "7D 8D");
+    let events = act(&mut state, 0, Action::Resign);
+    assert_eq!(
+        events,
+        [
+            Event::SeatOut {
+                seat: 0,
+                reason: OutReason::Resign,
+                deadline: None,
+                hand: Some(crate::helpers::cards("2C KH")),
+            },
+            Event::TurnStarted { seat: 1 },
+        ]
+    );
+    assert_eq!(state.turn(), Some(1));
+    assert_eq!(state.stock_count(), 2, "no draw");
+    assert!(!state.is_active(0));
+    assert_eq!(hand_text(&state, 0), "", "the dead hand is set aside");
+    assert_eq!(refusal(&state, 0, Action::Resign), "seat_out");
+    // The seats still in play on, and the turn skips the seat that left.
+    act(&mut state, 1, Action::EndTurn);
+    act(&mut state, 2, Action::EndTurn);
+    assert_eq!(state.turn(), Some(1));
+}
+
+/// §10.1: resigning needs no turn; the seat to move keeps it.
+#[test]
+fn resigning_off_turn_leaves_the_turn_where_it_is() {
+    let mut state = table(
+        three_seats(GameEnd::Target(50)),
+        &["2C 3C", "4C 5C", "6H 7H"],
+        &[("N", "9S")],
+        "7D",
+    );
+    let events = act(&mut state, 2, Action::Resign);
+    assert_eq!(events.len(), 1);
+    assert_eq!(state.turn(), Some(0));
+    act(&mut state, 0, Action::EndTurn);
+    assert_eq!(state.turn(), Some(1), "seat 2 is skipped");
+    act(&mut state, 1, Action::EndTurn);
+    assert_eq!(state.turn(), Some(0));
+}
+
+/// §10.4: when only one seat is still in, the match ends at once and that seat wins it, even
+/// in the middle of a hand and against better totals.
+#[test]
+fn the_last_seat_in_wins_at_once() {
+    let mut state = table(
+        Rules {
+            players: 2,
+            ..Rules::default()
+        },
+        &["2C 3C", "4C 5C"],
+        &[("N", "9S")],
+        "7D",
+    );
+    let events = act(&mut state, 1, Action::Resign);
+    assert!(matches!(
+        events.last(),
+        Some(Event::GameEnded { winners, .. }) if winners == &[0]
+    ));
+    assert_eq!(state.status(), Status::Finished);
+    assert_eq!(state.winners(), Some(&[0][..]));
+}
+
+/// §10.3 and §10.6: a timeout is the server's forfeit of the seat to move, recording the
+/// deadline it enforced; it has the same effect as a resignation.
+#[test]
+fn a_timeout_forfeits_the_seat_to_move_and_records_its_deadline() {
+    let state = table(
+        three_seats(GameEnd::Target(50)),
+        &["2C 3C", "4C 5C", "6H 7H"],
+        &[("N", "9S")],
+        "7D",
+    );
+    assert_eq!(
+        state.forfeit(1, DEADLINE.to_owned()).unwrap_err().code(),
+        "not_your_turn",
+        "only the seat to move runs out of time"
+    );
+    let events = state.forfeit(0, DEADLINE.to_owned()).unwrap();
+    assert_eq!(
+        events[0],
+        Event::SeatOut {
+            seat: 0,
+            reason: OutReason::Timeout,
+            deadline: Some(DEADLINE.to_owned()),
+            hand: Some(crate::helpers::cards("2C 3C")),
+        }
+    );
+    assert_eq!(events[1], Event::TurnStarted { seat: 1 });
+    // A reminder changes nothing.
+    let reminded = state.remind(0, DEADLINE.to_owned()).unwrap();
+    let mut after = state.clone();
+    for event in &reminded {
+        after.apply(event);
+    }
+    assert_eq!(after, state);
+}
+
+/// §10.2: until the first action of the first hand any seated player may abort; the match
+/// ends as aborted, nobody wins. After a card is played, it is too late: resign instead.
+#[test]
+fn abort_only_before_the_first_action() {
+    let rules = Rules {
+        players: 2,
+        ..Rules::default()
+    };
+    let (state, _) = started(setup(rules.clone()));
+    assert!(state.can_abort());
+    let other = 1 - state.turn().unwrap();
+    let mut aborted = state.clone();
+    assert_eq!(
+        act(&mut aborted, other, Action::Abort),
+        [Event::MatchAborted { seat: other }]
+    );
+    assert_eq!(aborted.status(), Status::Aborted);
+    assert_eq!(aborted.winners(), None);
+
+    let mut state = table(rules, &["8D 2C", "3C"], &[("N", "9S")], "7D");
+    assert!(state.can_abort());
+    act(&mut state, 0, play("8D", "N"));
+    assert!(!state.can_abort());
+    assert_eq!(refusal(&state, 1, Action::Abort), "too_late_to_abort");
+}
+
+/// §10.2: the server's own start-of-turn draw (`draw: start`) is not a player's action.
+#[test]
+fn abort_is_still_open_after_the_automatic_first_draw() {
+    let rules = Rules {
+        players: 3,
+        ..kings_corner::rules::Preset::DrawFirst.rules()
+    };
+    let (state, events) = started(setup(rules));
+    assert!(
+        events
+            .iter()
+            .any(|event| matches!(event, Event::CardsDrawn { .. }))
+    );
+    assert!(state.can_abort());
+}
+
+/// §10.3: a seat that left is not dealt into later hands, scores nothing, keeps its chips and
+/// antes no more; blocked hands count the seats still in.
+#[test]
+fn a_seat_that_left_is_not_dealt_in_and_pays_nothing_more() {
+    let rules = Rules {
+        chips: Some(Chips {
+            ante: 2,
+            idle_turn: 0,
+            pay: ChipPay::Penalty,
+        }),
+        ..three_seats(GameEnd::Hands(3))
+    };
+    let mut state = table(rules, &["9D", "KS 7D 2C", "3C 4C"], &[("N", "10S")], "");
+    act(&mut state, 2, Action::Resign);
+    let chips_before = state.spectator_view().seats[2].chips;
+    let events = act(&mut state, 0, play("9D", "N"));
+    let result = events
+        .iter()
+        .find_map(|event| match event {
+            Event::HandEnded(result) => Some(result.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(result.hand_scores[2], 0, "scores nothing");
+    let dealt = events
+        .iter()
+        .find_map(|event| match event {
+            Event::HandDealt { hands, .. } => Some(hands.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(dealt[2].as_ref().map(Vec::len), Some(0), "not dealt in");
+    assert_eq!(dealt[0].as_ref().map(Vec::len), Some(7));
+    let seat_two = &state.spectator_view().seats[2];
+    assert_eq!(seat_two.chips, chips_before, "antes no more");
+    assert_eq!(seat_two.left, Some(OutReason::Resign));
+    assert_ne!(state.turn(), Some(2));
+}
+
+/// §10.5: in a game to a target, the seats still in win by their totals, whatever the totals
+/// of a seat that left.
+#[test]
+fn seats_that_left_rank_below_the_seats_still_in() {
+    let mut state = table(
+        three_seats(GameEnd::Target(1)),
+        &["9D", "KS 7D", "3C 4C"],
+        &[("N", "10S")],
+        "",
+    );
+    // Seat 2 holds the fewest points but leaves; seat 0 goes out: seat 1 reaches the target.
+    act(&mut state, 2, Action::Resign);
+    act(&mut state, 0, play("9D", "N"));
+    assert_eq!(state.winners(), Some(&[0][..]));
+    assert_eq!(state.status(), Status::Finished);
+}
