@@ -79,6 +79,8 @@ fn cache_memory() -> (usize, f64) {
                 state,
                 version: 40,
                 last_hash: "ab".repeat(32),
+                log_format: 2,
+                clock: None,
             }),
             Checkpoint::never(),
         );

@@ -93,6 +93,11 @@ pub struct Settings {
     #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<std::net::IpAddr>,
 
+    /// How often each server process looks for late seats to forfeit and reminders to write,
+    /// in seconds.
+    #[arg(long, env = "CLOCK_SWEEP_SECONDS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub clock_sweep_seconds: u64,
+
     /// Match states kept in memory (each a few kilobytes).
     #[arg(long, env = "MATCH_CACHE_CAPACITY", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub match_cache_capacity: u64,
@@ -166,6 +171,7 @@ impl std::fmt::Debug for Settings {
             .field("match_cache_capacity", &self.match_cache_capacity)
             .field("max_held_connections", &self.max_held_connections)
             .field("trusted_proxies", &self.trusted_proxies)
+            .field("clock_sweep_seconds", &self.clock_sweep_seconds)
             .finish()
     }
 }

@@ -9,7 +9,8 @@
 //!   changes under a lock, and the append of a move's writes (grouped into one statement per
 //!   batch on PostgreSQL).
 //! - [`auth`]: credentials: argon2id passwords, access and refresh tokens, rate limiting.
-//! - [`random`]: unguessable secrets, tokens and invite codes.
+//! - [`random`]: unguessable secrets, tokens and invite codes; [`clock`]: the time matches go
+//!   by (injectable), and RFC 3339.
 //! - [`matches`]: the match service: who may see and do what, the current state behind a
 //!   cache, moves (load → decide → append) with idempotent retries, the feed, replays and the
 //!   verifiable export. Answers in domain terms with named errors ([`matches::MatchError`]).
@@ -23,6 +24,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod clock;
 pub mod config;
 pub mod http;
 pub mod matches;

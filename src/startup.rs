@@ -2,6 +2,7 @@
 //! SIGTERM or Ctrl-C, finishing the requests in flight.
 
 use std::net::TcpListener;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::dev::Server;
@@ -13,6 +14,7 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::accounts::{Accounts, Limits};
 use crate::auth::sealing::KeyEncryptionKey;
 use crate::auth::{Passwords, RateLimiter, TokenKeys};
+use crate::clock::{Clock, SystemClock};
 use crate::config::Settings;
 use crate::http;
 use crate::http::client::TrustedProxies;
@@ -45,6 +47,15 @@ impl Application {
         settings: Settings,
         listener: TcpListener,
     ) -> anyhow::Result<Application> {
+        Application::build_with_clock(settings, listener, Arc::new(SystemClock)).await
+    }
+
+    /// As [`Application::build_with_listener`], keeping match time by `clock` (tests move it).
+    pub async fn build_with_clock(
+        settings: Settings,
+        listener: TcpListener,
+        clock: Arc<dyn Clock>,
+    ) -> anyhow::Result<Application> {
         let db = Db::connect(&settings.database).await?;
         db.migrate().await?;
         let kek = settings
@@ -66,7 +77,12 @@ impl Application {
             db.clone(),
             settings.match_cache_capacity as usize,
             notifier,
+            clock,
         ));
+        matches
+            .clone()
+            .into_inner()
+            .keep_time(Duration::from_secs(settings.clock_sweep_seconds));
         let hashing = match settings.password_hashing_concurrency {
             0 => std::thread::available_parallelism().map_or(2, usize::from),
             chosen => chosen as usize,

@@ -155,10 +155,12 @@ impl From<MatchError> for ApiError {
             | MatchError::NotFinished
             | MatchError::MatchFull
             | MatchError::MatchStarted
+            | MatchError::NotClaimable { .. }
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)
             | MatchError::InvalidRules { .. }
+            | MatchError::InvalidClock { .. }
             | MatchError::InvalidClientSeed
             | MatchError::InvalidQuery { .. }
             | MatchError::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,

@@ -4,8 +4,9 @@
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::export::{ExportEvent, ExportSeat, MatchExport};
+use super::export::{ExportClock, ExportEvent, ExportSeat, MatchExport};
 use super::{MatchError, MatchView, Matches};
+use crate::clock::rfc3339;
 use crate::rules::EVENT_FORMAT_VERSION;
 use crate::store::matches::MatchStatus;
 
@@ -38,15 +39,18 @@ impl Matches {
             ));
         }
         let state = self.state_at(row, query.at).await?;
-        Ok(if row.status == MatchStatus::Finished {
-            MatchView {
-                match_id: row.id.clone(),
-                version: query.at,
-                view: state.open_view(),
-            }
-        } else {
-            MatchView::of(&row.id, query.at, &state, seat)
-        })
+        Ok(
+            if matches!(row.status, MatchStatus::Finished | MatchStatus::Aborted) {
+                MatchView {
+                    match_id: row.id.clone(),
+                    version: query.at,
+                    clock: None,
+                    view: state.open_view(),
+                }
+            } else {
+                MatchView::of(&row.id, query.at, &state, seat)
+            },
+        )
     }
 
     /// The whole log of a finished match with its revealed secret and client seeds. Its players
@@ -58,7 +62,7 @@ impl Matches {
     ) -> Result<MatchExport, MatchError> {
         let (read, seats, _) = self.read_row_and_seats(match_id, account_id).await?;
         let row = read.row;
-        if row.status != MatchStatus::Finished {
+        if !matches!(row.status, MatchStatus::Finished | MatchStatus::Aborted) {
             return Err(MatchError::NotFinished);
         }
         let secret = self
@@ -76,6 +80,7 @@ impl Matches {
             events.extend(page.into_iter().map(|recorded| ExportEvent {
                 seq: recorded.seq,
                 hash: recorded.hash,
+                at: Some(rfc3339(recorded.at)),
                 event: recorded.event,
             }));
         }
@@ -95,6 +100,11 @@ impl Matches {
             secret,
             shuffle_version: row.shuffle_version,
             event_format: EVENT_FORMAT_VERSION,
+            log_format: row.log_format,
+            clock: row.clock.map(|settings| ExportClock {
+                settings,
+                on_timeout: row.on_timeout,
+            }),
             events,
         })
     }

@@ -10,8 +10,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use super::access::Table;
+use super::clock::MatchClock;
 use super::notify::Checkpoint;
-use crate::rules::GameState;
+use crate::rules::{Event, GameState};
 
 /// A started match at a version.
 #[derive(Clone, Debug)]
@@ -24,6 +25,20 @@ pub struct MatchState {
     pub version: i64,
     /// Hash of event `version`, which the next event's hash chains to.
     pub last_hash: String,
+    /// How its events are chained (see [`super::log`]).
+    pub log_format: u8,
+    /// Its clock, if it has one.
+    pub clock: Option<MatchClock>,
+}
+
+impl MatchState {
+    /// Folds one event of the log, written at `at`.
+    pub fn observe(&mut self, event: &Event, at: i64) {
+        self.state.apply(event);
+        if let Some(clock) = &mut self.clock {
+            clock.observe(event, at);
+        }
+    }
 }
 
 #[derive(Debug)]

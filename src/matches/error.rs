@@ -29,6 +29,12 @@ pub enum MatchError {
     /// Leaving a match that has started: seats are fixed.
     #[error("The match has started: seats are fixed.")]
     MatchStarted,
+    /// A claim on a seat that is not (or not yet) late, or at a match that does not take claims.
+    #[error("{detail}")]
+    NotClaimable {
+        /// Why, in words.
+        detail: String,
+    },
     /// The move was chosen from an older version of the match.
     #[error("The match is at version {current}, not {expected}: fetch the view and try again.")]
     VersionConflict {
@@ -47,6 +53,12 @@ pub enum MatchError {
         field: String,
         /// What the rules engine refused.
         error: RulesError,
+    },
+    /// The clock of a new match cannot be used.
+    #[error("{detail}")]
+    InvalidClock {
+        /// What is wrong with it.
+        detail: String,
     },
     /// A client seed longer than [`super::lobby::MAX_CLIENT_SEED`] characters.
     #[error("A client seed is at most 128 characters.")]
@@ -85,9 +97,11 @@ impl MatchError {
             MatchError::NotFinished => "match_not_finished",
             MatchError::MatchFull => "match_full",
             MatchError::MatchStarted => "match_started",
+            MatchError::NotClaimable { .. } => "not_claimable",
             MatchError::VersionConflict { .. } => "version_conflict",
             MatchError::Rule(rule) => rule.code(),
             MatchError::InvalidRules { .. } => "invalid_rules",
+            MatchError::InvalidClock { .. } => "invalid_clock",
             MatchError::InvalidClientSeed => "invalid_client_seed",
             MatchError::InvalidQuery { .. } => "invalid_query",
             MatchError::InvalidIdempotencyKey => "invalid_idempotency_key",
@@ -102,6 +116,7 @@ impl MatchError {
         match self {
             MatchError::InvalidRules { field, .. } => Some(field),
             MatchError::InvalidClientSeed => Some("client_seed"),
+            MatchError::InvalidClock { .. } => Some("clock"),
             MatchError::InvalidQuery { parameter, .. } => Some(parameter),
             MatchError::IdempotencyKeyReused => Some("Idempotency-Key"),
             _ => None,

@@ -1,11 +1,15 @@
 //! The verifiable export of a finished match, and `verify`: re-deal and re-play it offline,
-//! check the commitment and every event hash, and say exactly where a tampered file goes wrong.
+//! check the commitment, every event hash and, with a clock, every timeout against the times
+//! the log records; and say exactly where a tampered file goes wrong.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::clock::MatchClock;
 use super::log;
-use crate::rules::{Event, GameState, Rules, Seat, Setup, Status, replay, shuffle};
+use crate::clock::{parse_rfc3339, rfc3339};
+use crate::rules::{Event, GameState, OutReason, Rules, Seat, Setup, Status, replay, shuffle};
+use crate::store::matches::{ClockSettings, OnTimeout};
 
 /// One seat in an export.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -23,10 +27,23 @@ pub struct ExportSeat {
 pub struct ExportEvent {
     /// Position, from 1.
     pub seq: i64,
-    /// Hex SHA-256(previous hash ‖ canonical event JSON).
+    /// Hex SHA-256 chaining it to the event before (see `log_format`).
     pub hash: String,
+    /// When the server wrote it (RFC 3339); chained into the hash under `log_format` 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
     /// The event, unredacted.
     pub event: Event,
+}
+
+/// The clock a match was played with.
+#[derive(Clone, Copy, Serialize, Deserialize, ToSchema)]
+pub struct ExportClock {
+    /// Seconds a turn, and bank seconds per seat.
+    #[serde(flatten)]
+    pub settings: ClockSettings,
+    /// What a passed deadline meant.
+    pub on_timeout: OnTimeout,
 }
 
 /// Everything needed to re-deal and re-play a finished match offline (`kings-corner verify FILE`).
@@ -56,8 +73,19 @@ pub struct MatchExport {
     pub shuffle_version: u32,
     /// The version of the events' JSON format.
     pub event_format: u32,
+    /// How the hashes chain: 1, `SHA-256(previous hash ‖ canonical event JSON)`; 2, the same
+    /// followed by `"@"` and the event's time in decimal Unix seconds.
+    #[serde(default = "first_log_format")]
+    pub log_format: u8,
+    /// The clock, if the match had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ExportClock>,
     /// The whole log, unredacted, in order.
     pub events: Vec<ExportEvent>,
+}
+
+fn first_log_format() -> u8 {
+    1
 }
 
 /// What `verify` found in a valid export.
@@ -71,8 +99,10 @@ pub struct Verified {
     pub winners: Vec<Seat>,
 }
 
-/// Checks an export: the commitment, the hash chain, then the checked replay of every event
-/// from the revealed secret and client seeds. The error names the first thing that is wrong.
+/// Checks an export: the commitment, the hash chain, the checked replay of every event from
+/// the revealed secret and client seeds, and the clock: no clock event without a clock, and
+/// every timeout enforcing the deadline the recorded times give, after it had passed. The
+/// error names the first thing that is wrong.
 pub fn verify(export: &MatchExport) -> Result<Verified, String> {
     if export.shuffle_version != shuffle::SHUFFLE_VERSION {
         return Err(format!(
@@ -87,8 +117,9 @@ pub fn verify(export: &MatchExport) -> Result<Verified, String> {
     if shuffle::commitment(&secret) != export.commitment {
         return Err("the secret does not match the commitment published at creation".to_owned());
     }
+    let times = times_of(export)?;
     let mut previous = String::new();
-    for (index, logged) in export.events.iter().enumerate() {
+    for ((index, logged), at) in export.events.iter().enumerate().zip(&times) {
         if logged.seq != index as i64 + 1 {
             return Err(format!(
                 "event {}: sequence number {} is out of order",
@@ -96,7 +127,12 @@ pub fn verify(export: &MatchExport) -> Result<Verified, String> {
                 logged.seq
             ));
         }
-        let expected = log::chain(&previous, &log::canonical(&logged.event));
+        let expected = log::chain(
+            export.log_format,
+            &previous,
+            &log::canonical(&logged.event),
+            *at,
+        );
         if expected != logged.hash {
             return Err(format!(
                 "event {}: its hash does not match its content and the previous hash",
@@ -130,15 +166,79 @@ pub fn verify(export: &MatchExport) -> Result<Verified, String> {
         }
         other => other.to_string(),
     })?;
-    if state.status() != Status::Finished {
+    if !matches!(state.status(), Status::Finished | Status::Aborted) {
         return Err(format!(
             "the log stops after event {} before the match ends",
             events.len()
         ));
     }
+    check_clock(export, &times)?;
     Ok(Verified {
         events: events.len(),
         hands: state.hand_number(),
         winners: state.winners().unwrap_or_default().to_vec(),
     })
+}
+
+/// Each event's time (Unix seconds; 0 where an old export records none).
+fn times_of(export: &MatchExport) -> Result<Vec<i64>, String> {
+    export
+        .events
+        .iter()
+        .map(|logged| match &logged.at {
+            None if export.log_format < 2 => Ok(0),
+            None => Err(format!("event {}: its time is missing", logged.seq)),
+            Some(at) => parse_rfc3339(at)
+                .ok_or_else(|| format!("event {}: `{at}` is not an RFC 3339 time", logged.seq)),
+        })
+        .collect()
+}
+
+/// The clock's events against the clock folded from the log's times.
+fn check_clock(export: &MatchExport, times: &[i64]) -> Result<(), String> {
+    let mut clock = export
+        .clock
+        .map(|clock| MatchClock::new(clock.settings, clock.on_timeout, export.rules.players));
+    for (logged, at) in export.events.iter().zip(times) {
+        let enforced = match &logged.event {
+            Event::SeatOut {
+                reason: OutReason::Timeout,
+                deadline,
+                ..
+            } => Some(("a timeout", deadline.as_deref())),
+            Event::DeadlineNear { deadline, .. } => Some(("a reminder", Some(deadline.as_str()))),
+            _ => None,
+        };
+        if let Some((what, recorded)) = enforced {
+            let Some(clock) = &clock else {
+                return Err(format!(
+                    "event {}: {what} in a match without a clock",
+                    logged.seq
+                ));
+            };
+            let Some((_, deadline)) = clock.deadline() else {
+                return Err(format!("event {}: {what} while no turn runs", logged.seq));
+            };
+            if recorded != Some(rfc3339(deadline).as_str()) {
+                return Err(format!(
+                    "event {}: {what} records the deadline {}, but the log's times give {}",
+                    logged.seq,
+                    recorded.unwrap_or("none"),
+                    rfc3339(deadline)
+                ));
+            }
+            if what == "a timeout" && *at < deadline {
+                return Err(format!(
+                    "event {}: a timeout written at {}, before its deadline {}",
+                    logged.seq,
+                    rfc3339(*at),
+                    rfc3339(deadline)
+                ));
+            }
+        }
+        if let Some(clock) = &mut clock {
+            clock.observe(&logged.event, *at);
+        }
+    }
+    Ok(())
 }

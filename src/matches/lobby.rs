@@ -11,10 +11,13 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::access;
 use super::cache::MatchState;
-use super::state::{advance, new_game};
+use super::state::advance;
 use super::{MatchError, MatchSummary, Matches};
+use super::{clock, log};
 use crate::rules::{Rules, RulesError, Seat};
-use crate::store::matches::{Listing, MatchRow, MatchStatus, Visibility};
+use crate::store::matches::{
+    ClockSettings, Cursor, Listing, MatchRow, MatchStatus, OnTimeout, Visibility,
+};
 use crate::store::seating::SeatChange;
 use crate::{random, rules, store};
 
@@ -44,6 +47,53 @@ pub struct CreateMatch {
     /// Whether the server ends a turn whose only legal action is `end_turn` (default true).
     #[serde(default = "yes")]
     pub auto_end_turn: bool,
+    /// A clock: a preset (`fast_5m`, `correspondence_1d`, `correspondence_3d`,
+    /// `correspondence_7d`) or `{"turn_seconds": n, "bank_seconds": m}`; none by default.
+    pub clock: Option<ClockChoice>,
+    /// What a passed deadline means: `claim` (default) or `forfeit`. Needs a clock.
+    pub on_timeout: Option<OnTimeout>,
+}
+
+/// A clock for a new match: a preset's name, or its figures.
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum ClockChoice {
+    /// `fast_5m`, `correspondence_1d`, `correspondence_3d` or `correspondence_7d`.
+    Preset(String),
+    /// Seconds per turn (1 to 30 days) and bank seconds (0 to 60 days).
+    Custom(ClockSettings),
+}
+
+impl ClockChoice {
+    fn settings(&self) -> Result<ClockSettings, MatchError> {
+        let invalid = |detail: String| MatchError::InvalidClock { detail };
+        match self {
+            ClockChoice::Preset(name) => clock::PRESETS
+                .iter()
+                .find(|(preset, _)| preset == name)
+                .map(|(_, settings)| *settings)
+                .ok_or_else(|| {
+                    invalid(format!(
+                        "unknown clock `{name}`: use fast_5m, correspondence_1d, correspondence_3d, correspondence_7d, or {{\"turn_seconds\": n, \"bank_seconds\": m}}"
+                    ))
+                }),
+            ClockChoice::Custom(settings) => {
+                if !(1..=clock::MOST_TURN_SECONDS).contains(&settings.turn_seconds) {
+                    return Err(invalid(format!(
+                        "turn_seconds is 1 to {} (30 days)",
+                        clock::MOST_TURN_SECONDS
+                    )));
+                }
+                if settings.bank_seconds > clock::MOST_BANK_SECONDS {
+                    return Err(invalid(format!(
+                        "bank_seconds is 0 to {} (60 days)",
+                        clock::MOST_BANK_SECONDS
+                    )));
+                }
+                Ok(*settings)
+            }
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -68,7 +118,11 @@ pub struct JoinMatch {
 pub struct ListQuery {
     /// `true`: the caller's matches, newest first.
     pub mine: Option<bool>,
-    /// `mine`: the caller's inbox, matches waiting for their move, longest-waiting first.
+    /// With `mine=true`: only matches `open`, `playing`, `finished` or `aborted` (the history
+    /// with results).
+    pub status: Option<MatchStatus>,
+    /// `mine`: the caller's inbox, matches waiting for their move, soonest deadline first
+    /// (then, without a clock, the longest waiting).
     pub turn: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -95,8 +149,18 @@ impl Matches {
     ) -> Result<MatchSummary, MatchError> {
         check_client_seed(&request.client_seed)?;
         let rules = resolve_rules(request.rules, request.seats)?;
+        let clock = request
+            .clock
+            .as_ref()
+            .map(ClockChoice::settings)
+            .transpose()?;
+        if clock.is_none() && request.on_timeout.is_some() {
+            return Err(MatchError::InvalidClock {
+                detail: "on_timeout needs a clock".into(),
+            });
+        }
         let secret = random::bytes::<32>();
-        let now = store::now();
+        let now = self.clock.now();
         let private = request.visibility == Visibility::Private;
         let row = MatchRow {
             id: uuid::Uuid::new_v4().to_string(),
@@ -115,22 +179,37 @@ impl Matches {
             winners: None,
             created_at: now,
             updated_at: now,
+            clock,
+            on_timeout: request.on_timeout.unwrap_or_default(),
+            deadline: None,
+            outcome: None,
+            final_totals: None,
+            log_format: log::LOG_FORMAT,
         };
         self.db
             .insert_match(&row, &hex::encode(secret), &request.client_seed)
             .await?;
         let seats = self.db.seats(&row.id).await?;
-        Ok(MatchSummary::new(&row, &seats, true, None))
+        Ok(MatchSummary::new(&row, &seats, true, now))
     }
 
     /// A page of the open public lobby, the caller's matches or their inbox.
     pub async fn list(&self, account_id: &str, query: ListQuery) -> Result<MatchPage, MatchError> {
-        let listing = match (query.mine, query.turn.as_deref()) {
-            (_, Some("mine")) => Listing::Inbox,
-            (_, Some(_)) => {
-                return Err(MatchError::invalid_query("turn", "turn takes only `mine`"));
+        let listing = match (query.mine, query.turn.as_deref(), query.status) {
+            (_, Some("mine"), None) => Listing::Inbox,
+            (_, Some(_), _) => {
+                return Err(MatchError::invalid_query(
+                    "turn",
+                    "turn takes only `mine`, and lists matches being played: no status",
+                ));
             }
-            (Some(true), None) => Listing::Mine,
+            (Some(true), None, status) => Listing::Mine { status },
+            (_, None, Some(_)) => {
+                return Err(MatchError::invalid_query(
+                    "status",
+                    "status filters your own matches: add mine=true",
+                ));
+            }
             _ => Listing::Lobby,
         };
         let limit = query.limit.unwrap_or(20);
@@ -139,25 +218,30 @@ impl Matches {
         }
         let cursor = match &query.cursor {
             None => None,
-            Some(cursor) => Some(decode_cursor(cursor).ok_or_else(|| {
-                MatchError::invalid_query("cursor", "not a cursor of this listing")
-            })?),
+            Some(cursor) => Some(
+                decode_cursor(cursor)
+                    .filter(|cursor| cursor.keys.len() == listing.sort_keys().len())
+                    .ok_or_else(|| {
+                        MatchError::invalid_query("cursor", "not a cursor of this listing")
+                    })?,
+            ),
         };
         let rows = self
             .db
-            .list_matches(listing, account_id, cursor, limit)
+            .list_matches(listing, account_id, cursor.as_ref(), limit)
             .await?;
         let next_cursor = (rows.len() as i64 == limit)
             .then(|| rows.last().map(|last| encode_cursor(listing, last)))
             .flatten();
         let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
         let mut seats = self.db.seats_of(&ids).await?;
+        let now = self.clock.now();
         let matches = rows
             .iter()
             .map(|row| {
                 let seats = seats.remove(&row.id).unwrap_or_default();
                 let seated = store::matches::seat_of(&seats, account_id).is_some();
-                MatchSummary::new(row, &seats, seated, None)
+                MatchSummary::new(row, &seats, seated, now)
             })
             .collect();
         Ok(MatchPage {
@@ -173,12 +257,18 @@ impl Matches {
         account_id: &str,
     ) -> Result<MatchSummary, MatchError> {
         let (read, seats, seat) = self.read_row_and_seats(match_id, account_id).await?;
-        let totals = if read.row.version > 0 {
-            Some(self.load(&read).await?.state.totals().to_vec())
-        } else {
-            None
-        };
-        Ok(MatchSummary::new(&read.row, &seats, seat.is_some(), totals))
+        let now = self.clock.now();
+        let summary = MatchSummary::new(&read.row, &seats, seat.is_some(), now);
+        if read.row.version == 0 {
+            return Ok(summary);
+        }
+        let current = self.load(&read).await?;
+        let current = self.on_time(match_id, current).await?;
+        if current.version != read.row.version {
+            // The clock forfeited a late seat just now: the row has moved on.
+            return Box::pin(self.summary(match_id, account_id)).await;
+        }
+        Ok(summary.with_state(&current, now))
     }
 
     /// Seats the caller in the lowest free seat of an open match; the last seat taken deals the
@@ -227,7 +317,8 @@ impl Matches {
         self.summary(match_id, account_id).await
     }
 
-    /// Gives up the caller's seat in a match that has not started.
+    /// Gives up the caller's seat: in a match that has not started the seat is freed; in one
+    /// being played, leaving is resigning (RULES.md §10.1).
     pub async fn leave(&self, match_id: &str, account_id: &str) -> Result<(), MatchError> {
         let mut change = self
             .db
@@ -239,12 +330,18 @@ impl Matches {
         if seat.is_none() {
             return Err(MatchError::NotSeated);
         }
-        if change.row.status != MatchStatus::Open {
-            return Err(MatchError::MatchStarted);
+        match change.row.status {
+            MatchStatus::Open => {
+                change.free_seat(account_id).await?;
+                change.commit().await?;
+                Ok(())
+            }
+            MatchStatus::Playing => {
+                drop(change);
+                self.resign(match_id, account_id).await.map(|_| ())
+            }
+            MatchStatus::Finished | MatchStatus::Aborted => Err(MatchError::MatchStarted),
         }
-        change.free_seat(account_id).await?;
-        change.commit().await?;
-        Ok(())
     }
 
     /// Gives up every seat the caller holds in matches that have not started (an account
@@ -253,6 +350,8 @@ impl Matches {
         for match_id in self.db.open_matches_of(account_id).await? {
             match self.leave(&match_id, account_id).await {
                 Ok(()) | Err(MatchError::MatchStarted | MatchError::NotSeated) => {}
+                // Started meanwhile: the seat is resigned instead, or already out.
+                Err(MatchError::Rule(_)) => {}
                 Err(other) => return Err(other),
             }
         }
@@ -263,15 +362,9 @@ impl Matches {
     /// that filled it together with the deal.
     async fn start(&self, mut change: SeatChange) -> Result<(), MatchError> {
         let secret = change.secret().await?;
-        let state = new_game(&change.row.rules, &secret, &change.seats)?;
-        let events = state.start()?;
-        let before = MatchState {
-            table: std::sync::Arc::new(access::Table::new(&change.row, &change.seats)),
-            state,
-            version: 0,
-            last_hash: String::new(),
-        };
-        let (started, append) = advance(&change.row.id, &before, events, store::now())?;
+        let before = MatchState::before_start(&change.row, &change.seats, &secret)?;
+        let events = before.state.start()?;
+        let (started, append) = advance(&change.row.id, &before, events, self.clock.now())?;
         let verified = self.notifier.checkpoint();
         if !change.append(&append).await? {
             return Err(MatchError::Corrupt(
@@ -324,17 +417,25 @@ fn resolve_rules(spec: serde_json::Value, seats: Option<u8>) -> Result<Rules, Ma
     })
 }
 
-/// A listing's cursor: the last row's sort key and id, opaque to clients.
+/// A listing's cursor: the last row's sort keys and id, opaque to clients.
 fn encode_cursor(listing: Listing, last: &MatchRow) -> String {
-    let key = match listing {
-        Listing::Inbox => last.turn_since.unwrap_or(0),
-        Listing::Lobby | Listing::Mine => last.created_at,
-    };
-    URL_SAFE_NO_PAD.encode(format!("{key}:{}", last.id))
+    let keys: Vec<String> = listing
+        .keys_of(last)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    URL_SAFE_NO_PAD.encode(format!("{}:{}", keys.join(","), last.id))
 }
 
-fn decode_cursor(cursor: &str) -> Option<(i64, String)> {
+fn decode_cursor(cursor: &str) -> Option<Cursor> {
     let text = String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()?;
-    let (key, id) = text.split_once(':')?;
-    Some((key.parse().ok()?, id.to_owned()))
+    let (keys, id) = text.split_once(':')?;
+    let keys = keys
+        .split(',')
+        .map(|key| key.parse().ok())
+        .collect::<Option<Vec<i64>>>()?;
+    Some(Cursor {
+        keys,
+        id: id.to_owned(),
+    })
 }

@@ -1,7 +1,11 @@
-//! The log's integrity: canonical event bytes and the hash chain
-//! `hash = SHA-256(previous hash ‖ canonical event bytes)` (the first event's previous hash is
-//! empty). `kings-corner verify` checks the same chain offline. Events are encoded for the store
-//! here and decoded from it here, nowhere else.
+//! The log's integrity: canonical event bytes and the hash chain (the first event's previous
+//! hash is empty). `kings-corner verify` checks the same chain offline. Events are encoded for
+//! the store here and decoded from it here, nowhere else.
+//!
+//! - Format 1: `hash = SHA-256(previous hash ‖ canonical event bytes)`.
+//! - Format 2 (matches created since clocks exist): `hash = SHA-256(previous hash ‖ canonical
+//!   event bytes ‖ "@" ‖ the time it was written, decimal Unix seconds)`, so that the times a
+//!   timeout is judged by cannot be changed either.
 
 use sha2::{Digest, Sha256};
 
@@ -14,11 +18,18 @@ pub fn canonical(event: &Event) -> String {
     serde_json::to_string(event).expect("events serialise")
 }
 
-/// The hash of an event given the previous event's hash (hex; `""` for the first event).
-pub fn chain(previous: &str, canonical_event: &str) -> String {
+/// The log format of new matches.
+pub const LOG_FORMAT: u8 = 2;
+
+/// The hash of an event given the previous event's hash (hex; `""` for the first event), in
+/// log format `format`, for an event written at `at` (Unix seconds).
+pub fn chain(format: u8, previous: &str, canonical_event: &str, at: i64) -> String {
     let mut hasher = Sha256::new();
     hasher.update(hex::decode(previous).unwrap_or_default());
     hasher.update(canonical_event.as_bytes());
+    if format >= 2 {
+        hasher.update(format!("@{at}").as_bytes());
+    }
     hex::encode(hasher.finalize())
 }
 
@@ -29,20 +40,33 @@ pub struct Recorded {
     pub seq: i64,
     /// Its link in the hash chain.
     pub hash: String,
+    /// When it was written (Unix seconds).
+    pub at: i64,
     /// The event, unredacted.
     pub event: Event,
 }
 
-/// Numbers and chains new events after the one at `version` whose hash is `last_hash`, which
-/// moves on to the last new event's hash.
-pub fn encode(version: i64, last_hash: &mut String, events: &[Event]) -> Vec<StoredEvent> {
+/// Numbers and chains new events, written at `at`, after the one at `version` whose hash is
+/// `last_hash`, which moves on to the last new event's hash.
+pub fn encode(
+    format: u8,
+    version: i64,
+    last_hash: &mut String,
+    events: &[Event],
+    at: i64,
+) -> Vec<StoredEvent> {
     (version + 1..)
         .zip(events)
         .map(|(seq, event)| {
             let event = canonical(event);
-            let hash = chain(last_hash, &event);
+            let hash = chain(format, last_hash, &event, at);
             last_hash.clone_from(&hash);
-            StoredEvent { seq, event, hash }
+            StoredEvent {
+                seq,
+                event,
+                hash,
+                at,
+            }
         })
         .collect()
 }
@@ -54,6 +78,7 @@ pub fn decode(stored: StoredEvent) -> Result<Recorded, MatchError> {
     Ok(Recorded {
         seq: stored.seq,
         hash: stored.hash,
+        at: stored.at,
         event,
     })
 }

@@ -14,14 +14,17 @@
 //! - [`feed`]: the redacted event feed, long-polled or followed as a stream;
 //! - [`archive`]: replays and the verifiable [`export`];
 //! - [`access`]: who may see a match and who may act in it;
+//! - [`clock`]: a match's clock folded from its log (deadlines, banks, reminders);
 //! - `state`: a match's current state as one account sees it, hiding the [`cache`] and the
 //!   freshness bookkeeping of [`notify`]; `advance` turns decided events into writes;
+//! - [`timekeeping`]: late seats forfeited (lazily, by claim, by the sweeper) and reminded;
 //! - [`log`]: the hash chain, and the one place events are encoded and decoded;
 //! - [`error`] holds [`MatchError`], each refusal with its stable code.
 
 pub mod access;
 pub mod archive;
 pub mod cache;
+pub mod clock;
 pub mod error;
 pub mod export;
 pub mod feed;
@@ -32,6 +35,7 @@ pub mod notify;
 pub mod play;
 mod state;
 pub mod summary;
+pub mod timekeeping;
 
 pub use archive::ReplayQuery;
 pub use error::MatchError;
@@ -41,25 +45,36 @@ pub use lobby::{CreateMatch, JoinMatch, ListQuery, MatchPage};
 pub use play::{MatchView, MoveRequest};
 pub use summary::{MatchSummary, SeatInfo};
 
+use std::sync::Arc;
+
+use crate::clock::Clock;
 use crate::store::Db;
 use cache::StateCache;
 use notify::Notifier;
 
-/// The match service over a database, with its state cache and live notifications.
+/// The match service over a database, with its state cache, live notifications and the time
+/// it goes by.
 #[derive(Debug)]
 pub struct Matches {
     db: Db,
     cache: StateCache,
     notifier: Notifier,
+    clock: Arc<dyn Clock>,
 }
 
 impl Matches {
     /// The service, caching at most `cache_capacity` started matches.
-    pub fn new(db: Db, cache_capacity: usize, notifier: Notifier) -> Matches {
+    pub fn new(
+        db: Db,
+        cache_capacity: usize,
+        notifier: Notifier,
+        clock: Arc<dyn Clock>,
+    ) -> Matches {
         Matches {
             db,
             cache: StateCache::new(cache_capacity),
             notifier,
+            clock,
         }
     }
 

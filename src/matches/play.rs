@@ -5,11 +5,11 @@ use utoipa::ToSchema;
 
 use super::access;
 use super::cache::MatchState;
+use super::clock::ClockView;
 use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
-use super::state::{Intent, advance};
+use super::state::Intent;
 use super::{MatchError, Matches};
 use crate::rules::{Action, GameState, RuleError, Seat, Status, View};
-use crate::store;
 
 /// A view of the table with the match's version.
 #[derive(Serialize, ToSchema)]
@@ -34,17 +34,29 @@ pub struct MatchView {
     pub match_id: String,
     /// The log's length this view reflects; send it as `expected_version` with a move.
     pub version: i64,
+    /// The match's clock, if it has one: the deadline of the seat to move, every seat's bank,
+    /// whether a claim is possible.
+    pub clock: Option<ClockView>,
     /// The table.
     #[serde(flatten)]
     pub view: View,
 }
 
 impl MatchView {
+    /// What `seat` sees of a match now, its clock included.
+    pub(super) fn now(match_id: &str, current: &MatchState, seat: Option<Seat>, now: i64) -> Self {
+        MatchView {
+            clock: current.clock.as_ref().map(|clock| clock.view(now)),
+            ..MatchView::of(match_id, current.version, &current.state, seat)
+        }
+    }
+
     /// What `seat` sees of `state` (a spectator's view for `None`).
     pub(super) fn of(match_id: &str, version: i64, state: &GameState, seat: Option<Seat>) -> Self {
         MatchView {
             match_id: match_id.to_owned(),
             version,
+            clock: None,
             view: match seat {
                 Some(seat) => state.view(seat),
                 None => state.spectator_view(),
@@ -69,12 +81,11 @@ impl Matches {
     /// those without a seat).
     pub async fn view(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
         let seen = self.current(match_id, account_id, Intent::Watch).await?;
-        let current = &seen.current;
-        Ok(MatchView::of(
+        Ok(MatchView::now(
             match_id,
-            current.version,
-            &current.state,
+            &seen.current,
             seen.seat,
+            self.clock.now(),
         ))
     }
 
@@ -115,6 +126,29 @@ impl Matches {
         }
     }
 
+    /// Resigns the caller's seat at whatever version the match is (leaving a match being
+    /// played is resigning); a race with another move is retried.
+    pub async fn resign(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
+        let mut attempts = 0;
+        loop {
+            let seen = self.current(match_id, account_id, Intent::Watch).await?;
+            let seat = access::player(seen.seat)?;
+            let events = seen.current.state.decide(seat, Action::Resign)?;
+            match self.write(match_id, &seen.current, events, |_| None).await {
+                Ok(written) => {
+                    return Ok(MatchView::now(
+                        match_id,
+                        &written,
+                        Some(seat),
+                        self.clock.now(),
+                    ));
+                }
+                Err(MatchError::VersionConflict { .. }) if attempts < 3 => attempts += 1,
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
     async fn decide_and_append(
         &self,
         match_id: &str,
@@ -133,27 +167,14 @@ impl Matches {
             });
         }
         let events = current.state.decide(seat, request.action)?;
-        let (next, mut append) = advance(match_id, current, events, store::now())?;
-        let view = MatchView::of(match_id, next.version, &next.state, Some(seat));
-        let body = serde_json::to_string(&view).expect("views serialise");
-        append.kept = idempotent.map(|idempotent| idempotent.keep(200, &body));
-        // Taken before the write: if the listener reconnects meanwhile, the state is rechecked.
-        let verified = self.notifier.checkpoint();
-        if !self.db.append_events(append).await? {
-            let current = self
-                .db
-                .match_version(match_id)
-                .await?
-                .unwrap_or(current.version);
-            // Should the announcement of that newer version have been lost, the cache now
-            // knows better than to serve the older one.
-            self.notifier.learned(match_id, current);
-            return Err(MatchError::VersionConflict {
-                expected: request.expected_version,
-                current,
-            });
-        }
-        self.remember(match_id, next, verified);
+        let mut body = String::new();
+        let now = self.clock.now();
+        self.write(match_id, current, events, |next| {
+            let view = MatchView::now(match_id, next, Some(seat), now);
+            body = serde_json::to_string(&view).expect("views serialise");
+            idempotent.map(|idempotent| idempotent.keep(200, &body))
+        })
+        .await?;
         Ok(MoveAnswer {
             status: 200,
             body,

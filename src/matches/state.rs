@@ -10,12 +10,13 @@ use std::sync::Arc;
 
 use super::access::{self, Table};
 use super::cache::MatchState;
+use super::clock::MatchClock;
 use super::log::{self, Recorded};
 use super::notify::Checkpoint;
 use super::{MatchError, Matches};
-use crate::rules::{Action, Event, GameState, Rules, Seat, Setup, Status};
-use crate::store::append::{Append, ReadModel};
-use crate::store::matches::{MatchRow, MatchStatus, SeatRow, seat_of};
+use crate::rules::{Action, Event, GameState, OutReason, Rules, Seat, Setup, Status};
+use crate::store::append::{Append, KeptResponse, ReadModel};
+use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow, seat_of};
 
 /// Most forced `end_turn`s taken automatically after one move (a safety bound).
 const MAX_AUTOMATIC_TURNS: usize = 10_000;
@@ -96,6 +97,7 @@ impl Matches {
             if let Intent::Act { .. } = intent {
                 access::player(seat)?;
             }
+            let current = self.on_time(match_id, current).await?;
             return Ok(Seen { current, seat });
         }
         let (read, seat) = self.read_row(match_id, account_id).await?;
@@ -106,7 +108,19 @@ impl Matches {
             return Err(MatchError::NotStarted);
         }
         let current = self.load(&read).await?;
+        let current = self.on_time(match_id, current).await?;
         Ok(Seen { current, seat })
+    }
+
+    /// A match's row read by the server itself, for no caller (no access check).
+    pub(super) async fn read_row_unchecked(&self, match_id: &str) -> Result<ReadRow, MatchError> {
+        let checkpoint = self.notifier.checkpoint();
+        let row = self
+            .db
+            .match_by_id(match_id)
+            .await?
+            .ok_or(MatchError::NotFound)?;
+        Ok(ReadRow { row, checkpoint })
     }
 
     /// The started match at (at least) the version of `read`: the cached state, brought forward
@@ -126,7 +140,7 @@ impl Matches {
             .recorded(&row.id, next.version, row.version - next.version)
             .await?
         {
-            next.state.apply(&recorded.event);
+            next.observe(&recorded.event, recorded.at);
             next.version = recorded.seq;
             next.last_hash = recorded.hash;
         }
@@ -152,12 +166,7 @@ impl Matches {
             .match_secret(&row.id)
             .await?
             .ok_or_else(|| MatchError::Corrupt("no secret".into()))?;
-        Ok(MatchState {
-            table: Arc::new(Table::new(row, &seats)),
-            state: new_game(&row.rules, &secret, &seats)?,
-            version: 0,
-            last_hash: String::new(),
-        })
+        MatchState::before_start(row, &seats, &secret)
     }
 
     /// Events `after + 1 …` of the log, at most `limit`, read back.
@@ -175,21 +184,76 @@ impl Matches {
             .collect()
     }
 
+    /// Appends decided events (and the forced turns that follow them) to a match at the
+    /// version of `current`, written now; `keep` may give the answer to keep with them (it sees
+    /// the match after them). [`MatchError::VersionConflict`] when another writer got there
+    /// first: then nothing was written.
+    pub(super) async fn write(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        events: Vec<Event>,
+        keep: impl FnOnce(&MatchState) -> Option<KeptResponse>,
+    ) -> Result<Arc<MatchState>, MatchError> {
+        let (next, mut append) = advance(match_id, current, events, self.clock.now())?;
+        append.kept = keep(&next);
+        // Taken before the write: if the listener reconnects meanwhile, the state is rechecked.
+        let verified = self.notifier.checkpoint();
+        if !self.db.append_events(append).await? {
+            let newer = self
+                .db
+                .match_version(match_id)
+                .await?
+                .unwrap_or(current.version);
+            // Should the announcement of that newer version have been lost, the cache now
+            // knows better than to serve the older one.
+            self.notifier.learned(match_id, newer);
+            return Err(MatchError::VersionConflict {
+                expected: current.version,
+                current: newer,
+            });
+        }
+        Ok(self.remember(match_id, next, verified))
+    }
+
     /// Caches a match just written and tells every waiting reader (here and, on PostgreSQL, in
     /// the other processes). `verified` must precede the write.
-    pub(super) fn remember(&self, match_id: &str, written: MatchState, verified: Checkpoint) {
+    pub(super) fn remember(
+        &self,
+        match_id: &str,
+        written: MatchState,
+        verified: Checkpoint,
+    ) -> Arc<MatchState> {
         let version = written.version;
-        self.cache.put(match_id, Arc::new(written), verified);
+        let written = Arc::new(written);
+        self.cache.put(match_id, written.clone(), verified);
         self.notifier.announce(match_id, version);
+        written
+    }
+}
+
+impl MatchState {
+    /// A match with every seat taken, before its first event.
+    pub(super) fn before_start(
+        row: &MatchRow,
+        seats: &[SeatRow],
+        secret_hex: &str,
+    ) -> Result<MatchState, MatchError> {
+        Ok(MatchState {
+            table: Arc::new(Table::new(row, seats)),
+            state: new_game(&row.rules, secret_hex, seats)?,
+            version: 0,
+            last_hash: String::new(),
+            log_format: row.log_format,
+            clock: row
+                .clock
+                .map(|settings| MatchClock::new(settings, row.on_timeout, row.seat_count)),
+        })
     }
 }
 
 /// A match not started yet, from its rules, hex secret and seats.
-pub(super) fn new_game(
-    rules: &Rules,
-    secret_hex: &str,
-    seats: &[SeatRow],
-) -> Result<GameState, MatchError> {
+fn new_game(rules: &Rules, secret_hex: &str, seats: &[SeatRow]) -> Result<GameState, MatchError> {
     let secret: [u8; 32] = hex::decode(secret_hex)
         .ok()
         .and_then(|bytes| bytes.try_into().ok())
@@ -208,6 +272,21 @@ pub(super) fn new_game(
     .map_err(|error| MatchError::Corrupt(error.to_string()))
 }
 
+/// How a match that just ended ended: aborted; or, when its last events are a seat leaving
+/// and the match ending, by that seat's reason; or by its `game_end`.
+fn outcome(status: Status, events: &[Event]) -> Outcome {
+    if status == Status::Aborted {
+        return Outcome::Aborted;
+    }
+    match events {
+        [.., Event::SeatOut { reason, .. }, Event::GameEnded { .. }] => match reason {
+            OutReason::Resign => Outcome::Resigned,
+            OutReason::Timeout => Outcome::Timeout,
+        },
+        _ => Outcome::Finished,
+    }
+}
+
 /// Decided events applied, plus the forced `end_turn`s that follow them when the table takes
 /// those automatically: the match after them, and the append that records them.
 pub(super) fn advance(
@@ -219,7 +298,7 @@ pub(super) fn advance(
     let mut next = current.clone();
     let turn_before = next.state.turn();
     for event in &events {
-        next.state.apply(event);
+        next.observe(event, now);
     }
     if next.table.auto_end_turn {
         for _ in 0..MAX_AUTOMATIC_TURNS {
@@ -231,14 +310,21 @@ pub(super) fn advance(
             }
             let forced = next.state.decide(seat, Action::EndTurn)?;
             for event in &forced {
-                next.state.apply(event);
+                next.observe(event, now);
             }
             events.extend(forced);
         }
     }
-    let stored = log::encode(current.version, &mut next.last_hash, &events);
+    let stored = log::encode(
+        next.log_format,
+        current.version,
+        &mut next.last_hash,
+        &events,
+        now,
+    );
     next.version = current.version + stored.len() as i64;
     let state = &next.state;
+    let over = matches!(state.status(), Status::Finished | Status::Aborted);
     let model = ReadModel {
         status: match state.status() {
             Status::NotStarted => MatchStatus::Open,
@@ -252,6 +338,14 @@ pub(super) fn advance(
                 .iter()
                 .any(|event| matches!(event, Event::TurnStarted { .. })),
         winners: state.winners().map(<[Seat]>::to_vec),
+        deadline: next
+            .clock
+            .as_ref()
+            .and_then(MatchClock::deadline)
+            .map(|(_, deadline)| deadline),
+        remind_at: next.clock.as_ref().and_then(MatchClock::reminder_at),
+        outcome: over.then(|| outcome(state.status(), &events)),
+        final_totals: over.then(|| state.totals().to_vec()),
     };
     let append = Append {
         match_id: match_id.to_owned(),

@@ -3,8 +3,10 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::cache::MatchState;
+use super::clock::ClockView;
 use crate::rules::{Rules, Seat};
-use crate::store::matches::{MatchRow, MatchStatus, SeatRow, Visibility};
+use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow, Visibility};
 
 /// A taken seat, as everybody sees it.
 #[derive(Serialize, ToSchema)]
@@ -59,20 +61,43 @@ pub struct MatchSummary {
     pub winners: Option<Vec<Seat>>,
     /// The invite code of a private match, shown to its players only.
     pub invite_code: Option<String>,
+    /// The match's clock, if it has one (every seat's bank only in the single-match summary).
+    pub clock: Option<ClockView>,
+    /// Once over: how it ended, its winners, its final totals.
+    pub result: Option<MatchResult>,
     /// Unix seconds.
     pub created_at: i64,
     /// Unix seconds of the last change.
     pub updated_at: i64,
 }
 
+/// How a match ended.
+#[derive(Serialize, ToSchema)]
+pub struct MatchResult {
+    /// `finished` (by its `game_end`), `resigned` or `timeout` (the others left), `aborted`.
+    pub ended_by: Outcome,
+    /// The seats that share the win, with their players (none for an aborted match).
+    pub winners: Vec<SeatInfo>,
+    /// Each seat's final total.
+    pub totals: Vec<u32>,
+}
+
 impl MatchSummary {
-    /// The summary of a match for a viewer who is seated in it or not; `totals` where known.
+    /// The summary of a match for a viewer who is seated in it or not, as its row tells it
+    /// at `now`.
     pub(super) fn new(
         row: &MatchRow,
         seats: &[SeatRow],
         viewer_seated: bool,
-        totals: Option<Vec<u32>>,
+        now: i64,
     ) -> MatchSummary {
+        let seat_info = |seat: Seat| SeatInfo {
+            seat,
+            username: seats
+                .iter()
+                .find(|taken| taken.seat == seat)
+                .map_or_else(String::new, |taken| taken.username.clone()),
+        };
         MatchSummary {
             id: row.id.clone(),
             status: row.status,
@@ -91,11 +116,33 @@ impl MatchSummary {
             shuffle_version: row.shuffle_version,
             auto_end_turn: row.auto_end_turn,
             turn: row.turn_seat,
-            totals,
+            totals: None,
             winners: row.winners.clone(),
             invite_code: row.invite_code.clone().filter(|_| viewer_seated),
             created_at: row.created_at,
             updated_at: row.updated_at,
+            clock: row
+                .clock
+                .map(|settings| ClockView::new(settings, row.on_timeout, row.deadline, None, now)),
+            result: row.outcome.map(|ended_by| MatchResult {
+                ended_by,
+                winners: row
+                    .winners
+                    .iter()
+                    .flatten()
+                    .map(|seat| seat_info(*seat))
+                    .collect(),
+                totals: row.final_totals.clone().unwrap_or_default(),
+            }),
+        }
+    }
+
+    /// The same, with what the match's state adds: running totals, and every seat's bank.
+    pub(super) fn with_state(self, current: &MatchState, now: i64) -> MatchSummary {
+        MatchSummary {
+            totals: Some(current.state.totals().to_vec()),
+            clock: current.clock.as_ref().map(|clock| clock.view(now)),
+            ..self
         }
     }
 }

@@ -141,6 +141,9 @@ impl GameState {
         if seat >= self.players() {
             return Err(RuleError::UnknownSeat(seat));
         }
+        if !self.is_active(seat) {
+            return Err(RuleError::SeatOut(seat));
+        }
         if seat != self.turn {
             return Err(RuleError::NotYourTurn {
                 seat,

@@ -78,6 +78,96 @@ impl Visibility {
     }
 }
 
+/// A match's clock (issue 8): so many seconds a turn, plus a bank per seat that time used
+/// beyond a turn's seconds comes out of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ClockSettings {
+    /// Seconds each turn may take before it draws on the bank.
+    pub turn_seconds: u32,
+    /// Seconds each seat may spend beyond its turns' seconds, over the whole match.
+    pub bank_seconds: u32,
+}
+
+/// What a passed deadline means.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OnTimeout {
+    /// Nothing happens by itself: any other seat still in may claim, forfeiting the late seat.
+    #[default]
+    Claim,
+    /// The server forfeits the late seat at its deadline.
+    Forfeit,
+}
+
+/// How a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// By its `game_end`.
+    Finished,
+    /// Every other seat resigned.
+    Resigned,
+    /// The last of the other seats left because its time ran out.
+    Timeout,
+    /// Called off before its first action.
+    Aborted,
+}
+
+/// A closed set of names stored as text.
+trait StoredName: Copy + 'static {
+    const ALL: &'static [Self];
+    fn as_str(self) -> &'static str;
+
+    fn parse(name: &str) -> Result<Self, StoreError> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|value| value.as_str() == name)
+            .ok_or_else(|| StoreError::Corrupt(format!("`{name}`")))
+    }
+}
+
+impl StoredName for OnTimeout {
+    const ALL: &'static [OnTimeout] = &[OnTimeout::Claim, OnTimeout::Forfeit];
+    fn as_str(self) -> &'static str {
+        match self {
+            OnTimeout::Claim => "claim",
+            OnTimeout::Forfeit => "forfeit",
+        }
+    }
+}
+
+impl StoredName for Outcome {
+    const ALL: &'static [Outcome] = &[
+        Outcome::Finished,
+        Outcome::Resigned,
+        Outcome::Timeout,
+        Outcome::Aborted,
+    ];
+    fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Finished => "finished",
+            Outcome::Resigned => "resigned",
+            Outcome::Timeout => "timeout",
+            Outcome::Aborted => "aborted",
+        }
+    }
+}
+
+impl OnTimeout {
+    /// Its name in the database and the API.
+    pub fn name(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl Outcome {
+    /// Its name in the database and the API.
+    pub fn name(self) -> &'static str {
+        self.as_str()
+    }
+}
+
 /// A match's row: its setup and the read model kept with its log.
 #[derive(Clone, Debug)]
 pub struct MatchRow {
@@ -109,6 +199,18 @@ pub struct MatchRow {
     pub turn_since: Option<i64>,
     /// Once finished: the seats that share the win.
     pub winners: Option<Vec<Seat>>,
+    /// The clock chosen at creation, if any.
+    pub clock: Option<ClockSettings>,
+    /// What a passed deadline means.
+    pub on_timeout: OnTimeout,
+    /// While playing with a clock: when the seat to move runs out of time (Unix seconds).
+    pub deadline: Option<i64>,
+    /// Once over: how it ended.
+    pub outcome: Option<Outcome>,
+    /// Once over: each seat's final total.
+    pub final_totals: Option<Vec<u32>>,
+    /// The hash chain's format: 2 chains each event's time too.
+    pub log_format: u8,
     /// Unix seconds.
     pub created_at: i64,
     /// Unix seconds.
@@ -136,15 +238,18 @@ pub fn seat_of(seats: &[SeatRow], account_id: &str) -> Option<Seat> {
         .map(|seat| seat.seat)
 }
 
-/// One event as stored: its canonical JSON and the hash chaining it to the one before.
+/// One event as stored: its canonical JSON, when it was written, and the hash chaining it to
+/// the one before.
 #[derive(Clone, Debug)]
 pub struct StoredEvent {
     /// 1-based position; the match's version after it.
     pub seq: i64,
     /// The event's canonical JSON.
     pub event: String,
-    /// Hex SHA-256(previous hash ‖ canonical JSON).
+    /// Hex SHA-256 of the previous hash and this event (see `matches::log`).
     pub hash: String,
+    /// When it was written (Unix seconds): the append's time.
+    pub at: i64,
 }
 
 /// Which matches a listing shows.
@@ -152,14 +257,56 @@ pub struct StoredEvent {
 pub enum Listing {
     /// Open public matches, newest first.
     Lobby,
-    /// The caller's matches, newest first.
-    Mine,
-    /// Matches waiting for the caller's move, longest-waiting first.
+    /// The caller's matches (those of one status, if given), newest first.
+    Mine {
+        /// Only matches in this state.
+        status: Option<MatchStatus>,
+    },
+    /// Matches waiting for the caller's move: the soonest deadline first, then (without a
+    /// clock) the longest waiting.
     Inbox,
 }
 
+impl Listing {
+    /// What a listing sorts by (before the match id, which breaks ties).
+    pub fn sort_keys(self) -> &'static [&'static str] {
+        match self {
+            Listing::Lobby | Listing::Mine { .. } => &["m.created_at"],
+            Listing::Inbox => &[
+                "COALESCE(m.deadline, 9223372036854775807)",
+                "COALESCE(m.turn_since, 0)",
+            ],
+        }
+    }
+
+    fn newest_first(self) -> bool {
+        !matches!(self, Listing::Inbox)
+    }
+
+    /// The values of [`Listing::sort_keys`] for a row.
+    pub fn keys_of(self, row: &MatchRow) -> Vec<i64> {
+        match self {
+            Listing::Lobby | Listing::Mine { .. } => vec![row.created_at],
+            Listing::Inbox => vec![
+                row.deadline.unwrap_or(i64::MAX),
+                row.turn_since.unwrap_or(0),
+            ],
+        }
+    }
+}
+
+/// Where a page of a listing ends: the last row's sort keys and id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    /// The values of the listing's sort keys.
+    pub keys: Vec<i64>,
+    /// The match id.
+    pub id: String,
+}
+
 pub(super) const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code, rules, seat_count, auto_end_turn, \
-     status, version, commitment, shuffle_version, turn_seat, turn_since, winners, created_at, updated_at";
+     status, version, commitment, shuffle_version, turn_seat, turn_since, winners, created_at, updated_at, \
+     turn_seconds, bank_seconds, on_timeout, deadline, outcome, final_totals, log_format";
 
 /// [`MATCH_COLUMNS`] of `matches` aliased as `m`, for queries that join other tables.
 static ALIASED_MATCH_COLUMNS: LazyLock<String> = LazyLock::new(|| {
@@ -197,6 +344,28 @@ pub(super) fn match_from_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
             .map_err(|error| StoreError::Corrupt(format!("winners: {error}")))?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
+        clock: match (
+            row.try_get::<Option<i64>, _>("turn_seconds")?,
+            row.try_get::<Option<i64>, _>("bank_seconds")?,
+        ) {
+            (Some(turn), Some(bank)) => Some(ClockSettings {
+                turn_seconds: small(turn, "turn_seconds")?,
+                bank_seconds: small(bank, "bank_seconds")?,
+            }),
+            _ => None,
+        },
+        on_timeout: OnTimeout::parse(&row.try_get::<String, _>("on_timeout")?)?,
+        deadline: row.try_get("deadline")?,
+        outcome: row
+            .try_get::<Option<String>, _>("outcome")?
+            .map(|name| Outcome::parse(&name))
+            .transpose()?,
+        final_totals: row
+            .try_get::<Option<String>, _>("final_totals")?
+            .map(|totals| serde_json::from_str(&totals))
+            .transpose()
+            .map_err(|error| StoreError::Corrupt(format!("final_totals: {error}")))?,
+        log_format: small(row.try_get("log_format")?, "log_format")?,
     })
 }
 
@@ -225,7 +394,7 @@ impl Db {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
             sqlx::query(&format!(
-                "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+                "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
             ))
             .bind(&row.id)
             .bind(&row.created_by)
@@ -247,6 +416,17 @@ impl Db {
             )
             .bind(row.created_at)
             .bind(row.updated_at)
+            .bind(row.clock.map(|clock| i64::from(clock.turn_seconds)))
+            .bind(row.clock.map(|clock| i64::from(clock.bank_seconds)))
+            .bind(row.on_timeout.as_str())
+            .bind(row.deadline)
+            .bind(row.outcome.map(Outcome::as_str))
+            .bind(
+                row.final_totals
+                    .as_ref()
+                    .map(|totals| serde_json::to_string(totals).expect("totals serialise")),
+            )
+            .bind(i64::from(row.log_format))
             .execute(&mut *transaction)
             .await?;
             sqlx::query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
@@ -374,6 +554,54 @@ impl Db {
             .collect::<Result<_, _>>()?)
     }
 
+    /// Claims, until `lease_until`, up to `limit` playing matches whose clock has work due at
+    /// `now` (a forfeit at a match that forfeits by itself, or a reminder) and that no other
+    /// process holds; returns their ids. On PostgreSQL rows another process is claiming are
+    /// skipped, not waited for.
+    pub async fn claim_clock_work(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let skip_locked = match self.backend() {
+            super::Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            super::Backend::Sqlite => "",
+        };
+        let sql = format!(
+            "UPDATE matches SET clock_lease = $2 WHERE id IN (\
+               SELECT id FROM matches WHERE status = 'playing' \
+               AND ((on_timeout = 'forfeit' AND deadline <= $1) OR remind_at <= $1) \
+               AND (clock_lease IS NULL OR clock_lease <= $1) \
+               ORDER BY deadline LIMIT $3{skip_locked}) \
+             RETURNING id"
+        );
+        let rows = self
+            .timed(
+                sqlx::query(&sql)
+                    .bind(now)
+                    .bind(lease_until)
+                    .bind(limit)
+                    .fetch_all(self.pool()),
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Gives up this process's claim on a match's clock work.
+    pub async fn release_clock_work(&self, match_id: &str) -> Result<(), StoreError> {
+        self.timed(
+            sqlx::query("UPDATE matches SET clock_lease = NULL WHERE id = $1")
+                .bind(match_id)
+                .execute(self.pool()),
+        )
+        .await?;
+        Ok(())
+    }
+
     /// The match's secret (hex).
     pub async fn match_secret(&self, match_id: &str) -> Result<Option<String>, StoreError> {
         let row = self
@@ -393,7 +621,7 @@ impl Db {
         after: i64,
         limit: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
-        let rows = self.timed(sqlx::query("SELECT seq, event, hash FROM match_events WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3")
+        let rows = self.timed(sqlx::query("SELECT seq, event, hash, created_at FROM match_events WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3")
             .bind(match_id)
             .bind(after)
             .bind(limit)
@@ -405,61 +633,79 @@ impl Db {
                     seq: row.try_get("seq")?,
                     event: row.try_get("event")?,
                     hash: row.try_get("hash")?,
+                    at: row.try_get("created_at")?,
                 })
             })
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
     }
 
-    /// A page of matches: `(sort key, id)` strictly after `cursor`, at most `limit`.
+    /// A page of matches: those sorting strictly after `cursor`, at most `limit`.
     pub async fn list_matches(
         &self,
         listing: Listing,
         account_id: &str,
-        cursor: Option<(i64, String)>,
+        cursor: Option<&Cursor>,
         limit: i64,
     ) -> Result<Vec<MatchRow>, StoreError> {
         let columns = &*ALIASED_MATCH_COLUMNS;
-        // Newest first for the lobby and "mine"; longest-waiting first for the inbox.
-        let (filter, order, after) = match listing {
-            Listing::Lobby => (
-                "m.status = 'open' AND m.visibility = 'public'",
-                "m.created_at DESC, m.id DESC",
-                "(m.created_at < $2 OR (m.created_at = $2 AND m.id < $3))",
-            ),
-            Listing::Mine => (
-                "EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.account_id = $1)",
-                "m.created_at DESC, m.id DESC",
-                "(m.created_at < $2 OR (m.created_at = $2 AND m.id < $3))",
-            ),
-            Listing::Inbox => (
-                "m.status = 'playing' AND EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id \
-                 AND s.account_id = $1 AND s.seat = m.turn_seat)",
-                "m.turn_since ASC, m.id ASC",
-                "(m.turn_since > $2 OR (m.turn_since = $2 AND m.id > $3))",
-            ),
+        let seated =
+            "EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.account_id = $1)";
+        let filter = match listing {
+            Listing::Lobby => "m.status = 'open' AND m.visibility = 'public'".to_owned(),
+            Listing::Mine { status: None } => seated.to_owned(),
+            Listing::Mine { status: Some(_) } => format!("{seated} AND m.status = $2"),
+            Listing::Inbox => "m.status = 'playing' AND EXISTS (SELECT 1 FROM match_seats s \
+                 WHERE s.match_id = m.id AND s.account_id = $1 AND s.seat = m.turn_seat)"
+                .to_owned(),
         };
-        // Every placeholder must appear in the statement whichever filters apply, so the
-        // unused ones are compared with themselves.
-        let cursor_filter = if cursor.is_some() {
-            after
+        let keys = listing.sort_keys();
+        let (direction, beyond) = if listing.newest_first() {
+            ("DESC", "<")
         } else {
-            "($2 = $2 AND $3 = $3)"
+            ("ASC", ">")
+        };
+        let order = keys
+            .iter()
+            .chain(["m.id"].iter())
+            .map(|key| format!("{key} {direction}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        // $1 the account, $2 the status; then the cursor's keys and id; then the limit. Every
+        // placeholder appears whichever filters apply (an unused one compared with itself).
+        let mut next = 3;
+        let cursor_filter = match cursor {
+            Some(cursor) if cursor.keys.len() == keys.len() => {
+                let placeholders: Vec<String> = (0..=keys.len())
+                    .map(|offset| format!("${}", next + offset))
+                    .collect();
+                next += placeholders.len();
+                format!(
+                    "({}, m.id) {beyond} ({})",
+                    keys.join(", "),
+                    placeholders.join(", ")
+                )
+            }
+            _ => "TRUE".to_owned(),
         };
         let sql = format!(
-            "SELECT {columns} FROM matches m WHERE ($1 = $1) AND {filter} AND {cursor_filter} ORDER BY {order} LIMIT $4"
+            "SELECT {columns} FROM matches m WHERE ($1 = $1) AND ($2 = $2) AND {filter} \
+             AND {cursor_filter} ORDER BY {order} LIMIT ${next}"
         );
-        let (sort_key, id) = cursor.unwrap_or((0, String::new()));
-        let rows = self
-            .timed(
-                sqlx::query(&sql)
-                    .bind(account_id)
-                    .bind(sort_key)
-                    .bind(id)
-                    .bind(limit)
-                    .fetch_all(self.pool()),
-            )
-            .await?;
+        let status = match listing {
+            Listing::Mine {
+                status: Some(status),
+            } => status.as_str(),
+            _ => "",
+        };
+        let mut query = sqlx::query(&sql).bind(account_id).bind(status);
+        if let Some(cursor) = cursor.filter(|cursor| cursor.keys.len() == keys.len()) {
+            for key in &cursor.keys {
+                query = query.bind(*key);
+            }
+            query = query.bind(cursor.id.clone());
+        }
+        let rows = self.timed(query.bind(limit).fetch_all(self.pool())).await?;
         rows.iter().map(match_from_row).collect()
     }
 }

@@ -3,8 +3,10 @@
 //! URL's database is only used to create and drop the test's own database).
 
 use std::net::TcpListener;
+use std::sync::Arc;
 
 use clap::Parser;
+use kings_corner::clock::ManualClock;
 use kings_corner::config::{Cli, Settings};
 use kings_corner::startup::Application;
 use serde_json::{Value, json};
@@ -112,6 +114,8 @@ pub struct TestApp {
     pub settings: Settings,
     /// Its database handle.
     pub db: kings_corner::store::Db,
+    /// The clock its matches go by: tests move it with `advance`.
+    pub clock: Arc<ManualClock>,
     /// Its database (dropped last).
     pub database: TestDatabase,
 }
@@ -139,7 +143,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let mut settings = default_settings();
     settings.database.url = url;
     adjust(&mut settings);
-    let (app, address) = start(settings.clone()).await;
+    let clock = Arc::new(ManualClock::default());
+    let (app, address) = start_with_clock(settings.clone(), clock.clone()).await;
     TestApp {
         address,
         client: reqwest::Client::builder()
@@ -148,14 +153,23 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
             .unwrap(),
         settings,
         db: app,
+        clock,
         database,
     }
 }
 
 /// Starts one more server process on the given settings (e.g. the same database).
 pub async fn start(settings: Settings) -> (kings_corner::store::Db, String) {
+    start_with_clock(settings, Arc::new(ManualClock::default())).await
+}
+
+/// Starts one more server process whose matches go by `clock`.
+pub async fn start_with_clock(
+    settings: Settings,
+    clock: Arc<ManualClock>,
+) -> (kings_corner::store::Db, String) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("binds a random port");
-    let app = Application::build_with_listener(settings, listener)
+    let app = Application::build_with_clock(settings, listener, clock)
         .await
         .expect("the app builds");
     let address = format!("http://{}", app.address());

@@ -332,6 +332,7 @@ fn test_append(match_id: &str, expected_version: i64, key: Option<&str>) -> Appe
                 seq: expected_version + offset,
                 event: format!(r#"{{"type":"test","n":{offset}}}"#),
                 hash: "00".repeat(32),
+                at: 1,
             })
             .collect(),
         model: ReadModel {
@@ -339,6 +340,10 @@ fn test_append(match_id: &str, expected_version: i64, key: Option<&str>) -> Appe
             turn_seat: Some(1),
             turn_changed: true,
             winners: None,
+            deadline: None,
+            remind_at: None,
+            outcome: None,
+            final_totals: None,
         },
         kept: key.map(|key| KeptResponse {
             account_id: "account".to_owned(),
@@ -754,7 +759,7 @@ async fn lobby_inbox_private_matches_and_leaving() {
         .await;
     assert_eq!(next["matches"].as_array().unwrap().len(), 1);
     assert_ne!(next["matches"][0]["id"], mine["matches"][0]["id"]);
-    // Leaving before the start frees the seat; after the start it is refused.
+    // Leaving before the start frees the seat; after the start it is resigning.
     app.post_as(
         &players[2],
         &format!("/v1/matches/{open_id}/join"),
@@ -775,14 +780,17 @@ async fn lobby_inbox_private_matches_and_leaving() {
         .json_as(&players[0], &format!("/v1/matches/{open_id}"))
         .await;
     assert_eq!(summary["seats"].as_array().unwrap().len(), 1);
-    let started = app
-        .post_as(
-            &players[1],
-            &format!("/v1/matches/{private_id}/leave"),
-            &json!({}),
-        )
+    let leave_private = format!("/v1/matches/{private_id}/leave");
+    let resigned = app.post_as(&players[1], &leave_private, &json!({})).await;
+    assert_eq!(resigned.status(), 204);
+    let summary = app
+        .json_as(&players[0], &format!("/v1/matches/{private_id}"))
         .await;
-    assert_problem(started, 409, "match_started").await;
+    assert_eq!(summary["status"], "finished", "the last seat in wins");
+    assert_eq!(summary["result"]["ended_by"], "resigned");
+    assert_eq!(summary["result"]["winners"][0]["username"], "player0");
+    let over = app.post_as(&players[1], &leave_private, &json!({})).await;
+    assert_problem(over, 409, "match_started").await;
     let bad_rules = app
         .post_as(
             &players[0],

@@ -97,15 +97,17 @@ pub async fn join_match(
     ))
 }
 
-/// Give up a seat before the match starts.
+/// Give up a seat: before the match starts the seat is freed; once it has started, leaving is
+/// resigning (the seat is out, RULES.md §10).
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id")),
     responses(
-        (status = 204, description = "Left"),
+        (status = 204, description = "Left, or resigned"),
         (status = 403, description = "`not_seated`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`match_started`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_started`: the match is over", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`seat_out`: you have left already", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

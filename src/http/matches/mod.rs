@@ -1,7 +1,8 @@
 //! The match endpoints, one file per concern, each handler a parse → one service call →
 //! respond:
 //! - [`lobby`]: create, list, summary, join, leave;
-//! - [`play`]: the private view (with `ETag`) and moves (with `Idempotency-Key`);
+//! - [`play`]: the private view (with `ETag`), moves (with `Idempotency-Key`), claims on late
+//!   seats;
 //! - [`feed`]: the event feed, long-polled or as Server-Sent Events;
 //! - [`archive`]: replays and the verifiable export.
 
@@ -22,6 +23,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(lobby::leave_match)
         .service(play::get_view)
         .service(play::post_move)
+        .service(play::claim)
         .service(feed::get_events)
         .service(feed::stream_events)
         .service(archive::get_replay)

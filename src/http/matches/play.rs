@@ -29,12 +29,15 @@ pub async fn get_view(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let view = matches.view(&id, &user.account_id).await?;
+    // A late seat becomes claimable with no new event: that changes the tag too.
+    let claimable = view.clock.as_ref().is_some_and(|clock| clock.claimable);
     let etag = format!(
-        "\"v{}-{}\"",
+        "\"v{}-{}{}\"",
         view.version,
         view.view
             .your_seat
-            .map_or("s".to_owned(), |seat| seat.to_string())
+            .map_or("s".to_owned(), |seat| seat.to_string()),
+        if claimable { "-late" } else { "" }
     );
     if matches_etag(&request, &etag) {
         return Ok(HttpResponse::NotModified()
@@ -59,8 +62,10 @@ fn matches_etag(request: &HttpRequest, etag: &str) -> bool {
         })
 }
 
-/// Make a move. Nothing is written on any error. With an `Idempotency-Key` header, a retry with
-/// the same body gets the first answer again without a second move.
+/// Make a move: any action of `legal_actions` on your turn; `{"type": "resign"}` at any moment;
+/// `{"type": "abort"}` while the view's `can_abort`. Nothing is written on any error. With an
+/// `Idempotency-Key` header, a retry with the same body gets the first answer again without a
+/// second move.
 #[utoipa::path(
     tag = "matches",
     params(
@@ -97,4 +102,28 @@ pub async fn post_move(
         response.insert_header(("Idempotent-Replayed", "true"));
     }
     Ok(response.content_type("application/json").body(answer.body))
+}
+
+/// Claim a late seat: once the seat to move has passed its deadline at a match whose late
+/// seats are claimed (`on_timeout: claim`), any other seat still in may forfeit it; play goes
+/// on without it (or, with one seat left, that seat wins). Answers the caller's view after.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id")),
+    responses(
+        (status = 200, description = "The late seat is out: the new view", body = MatchView),
+        (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`not_claimable` (no clock that takes claims, the deadline has not passed, or it is your own turn), `match_not_started`, or `version_conflict`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`seat_out` (you are out yourself) or `hand_over`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/v1/matches/{id}/claim")]
+pub async fn claim(
+    matches: web::Data<Matches>,
+    user: AuthUser,
+    id: web::Path<String>,
+) -> Result<web::Json<MatchView>, ApiError> {
+    Ok(web::Json(matches.claim(&id, &user.account_id).await?))
 }

@@ -12,7 +12,7 @@ mod sqlite;
 
 use sqlx::{AnyConnection, Row};
 
-use super::matches::{MatchStatus, StoredEvent};
+use super::matches::{MatchStatus, Outcome, StoredEvent};
 use super::{Backend, Db, StoreError};
 use crate::rules::Seat;
 pub use postgres::{Batcher, Statistics};
@@ -28,6 +28,30 @@ pub struct ReadModel {
     pub turn_changed: bool,
     /// Set when the move ended the match.
     pub winners: Option<Vec<Seat>>,
+    /// With a clock: when the seat to move runs out of time (Unix seconds).
+    pub deadline: Option<i64>,
+    /// With a clock: when the seat to move is due its reminder, until it is written.
+    pub remind_at: Option<i64>,
+    /// Set when the move ended the match: how.
+    pub outcome: Option<Outcome>,
+    /// Set when the move ended the match: each seat's final total.
+    pub final_totals: Option<Vec<u32>>,
+}
+
+impl ReadModel {
+    /// The winners as stored (JSON).
+    pub(super) fn winners_json(&self) -> Option<String> {
+        self.winners
+            .as_ref()
+            .map(|winners| serde_json::to_string(winners).expect("seats serialise"))
+    }
+
+    /// The final totals as stored (JSON).
+    pub(super) fn final_totals_json(&self) -> Option<String> {
+        self.final_totals
+            .as_ref()
+            .map(|totals| serde_json::to_string(totals).expect("totals serialise"))
+    }
 }
 
 /// A response kept under an idempotency key, so that a retry of the same request gets it again.

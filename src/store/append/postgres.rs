@@ -23,6 +23,7 @@ use sqlx::AnyConnection;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Append;
+use crate::store::matches::Outcome;
 use crate::store::{Db, StoreError};
 
 /// Most appends in one statement.
@@ -221,6 +222,10 @@ struct MoveRecord<'a> {
     turn_changed: bool,
     winners: Option<String>,
     now: i64,
+    deadline: Option<i64>,
+    remind_at: Option<i64>,
+    outcome: Option<&'static str>,
+    final_totals: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -261,12 +266,12 @@ async fn append_together(
             status: append.model.status.as_str(),
             turn_seat: append.model.turn_seat,
             turn_changed: append.model.turn_changed,
-            winners: append
-                .model
-                .winners
-                .as_ref()
-                .map(|winners| serde_json::to_string(winners).expect("seats serialise")),
+            winners: append.model.winners_json(),
             now: append.now,
+            deadline: append.model.deadline,
+            remind_at: append.model.remind_at,
+            outcome: append.model.outcome.map(Outcome::name),
+            final_totals: append.model.final_totals_json(),
         });
         events.extend(append.events.iter().map(|event| EventRecord {
             id: &append.match_id,

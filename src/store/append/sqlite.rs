@@ -3,6 +3,7 @@
 use sqlx::AnyConnection;
 
 use super::Append;
+use crate::store::matches::Outcome;
 use crate::store::{Db, StoreError};
 
 /// One append in a transaction of its own.
@@ -45,7 +46,8 @@ pub(super) async fn write(
     } = append;
     let updated = sqlx::query(
         "UPDATE matches SET version = $1, status = $2, turn_seat = $3, \
-         turn_since = CASE WHEN $4 = 1 THEN $5 ELSE turn_since END, winners = $6, updated_at = $5 \
+         turn_since = CASE WHEN $4 = 1 THEN $5 ELSE turn_since END, winners = $6, updated_at = $5, \
+         deadline = $9, remind_at = $10, outcome = $11, final_totals = $12 \
          WHERE id = $7 AND version = $8",
     )
     .bind(append.new_version())
@@ -53,14 +55,13 @@ pub(super) async fn write(
     .bind(model.turn_seat.map(i64::from))
     .bind(i64::from(model.turn_changed))
     .bind(*now)
-    .bind(
-        model
-            .winners
-            .as_ref()
-            .map(|winners| serde_json::to_string(winners).expect("seats serialise")),
-    )
+    .bind(model.winners_json())
     .bind(match_id)
     .bind(*expected_version)
+    .bind(model.deadline)
+    .bind(model.remind_at)
+    .bind(model.outcome.map(Outcome::name))
+    .bind(model.final_totals_json())
     .execute(&mut *connection)
     .await?;
     if updated.rows_affected() != 1 {

@@ -1,0 +1,89 @@
+//! The time the match service goes by: when events are written, when a turn's deadline falls,
+//! when a late seat may be forfeited. It is injected ([`Clock`]) so that tests can move time
+//! without sleeping; the server runs on [`SystemClock`].
+//!
+//! Times are Unix seconds everywhere inside, and RFC 3339 (UTC, `Z`) in the API and the log.
+
+use std::fmt::Debug;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+/// A source of the current time.
+pub trait Clock: Send + Sync + Debug {
+    /// Now, in Unix seconds.
+    fn now(&self) -> i64;
+}
+
+/// The operating system's clock.
+#[derive(Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> i64 {
+        system_now()
+    }
+}
+
+/// The system's clock moved on by whatever a test asks: time passes as usual, and jumps
+/// forward on [`ManualClock::advance`].
+#[derive(Debug, Default)]
+pub struct ManualClock {
+    ahead_by: AtomicI64,
+}
+
+impl ManualClock {
+    /// Moves time forward by `seconds`.
+    pub fn advance(&self, seconds: i64) {
+        self.ahead_by.fetch_add(seconds, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> i64 {
+        system_now() + self.ahead_by.load(Ordering::SeqCst)
+    }
+}
+
+fn system_now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs() as i64)
+}
+
+/// Unix seconds as RFC 3339 (`2026-11-30T12:00:00Z`).
+pub fn rfc3339(unix_seconds: i64) -> String {
+    OffsetDateTime::from_unix_timestamp(unix_seconds)
+        .ok()
+        .and_then(|time| time.format(&Rfc3339).ok())
+        .unwrap_or_else(|| unix_seconds.to_string())
+}
+
+/// RFC 3339 as Unix seconds.
+pub fn parse_rfc3339(text: &str) -> Option<i64> {
+    OffsetDateTime::parse(text, &Rfc3339)
+        .ok()
+        .map(OffsetDateTime::unix_timestamp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_round_trip_through_rfc3339() {
+        assert_eq!(rfc3339(1_796_040_000), "2026-11-30T12:00:00Z");
+        assert_eq!(parse_rfc3339("2026-11-30T12:00:00Z"), Some(1_796_040_000));
+        assert_eq!(
+            parse_rfc3339("2026-11-30T13:00:00+01:00"),
+            Some(1_796_040_000)
+        );
+        assert_eq!(parse_rfc3339("yesterday"), None);
+        let clock = ManualClock::default();
+        let before = clock.now();
+        clock.advance(86_400);
+        assert!(clock.now() >= before + 86_400);
+    }
+}

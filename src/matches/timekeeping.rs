@@ -1,0 +1,193 @@
+//! Keeping time (issue 8): what happens when a seat to move runs out of time.
+//!
+//! - With `on_timeout: forfeit`, the server forfeits the late seat by itself: lazily, whenever
+//!   the match is read or played, and from [`Matches::sweep`], which every server process runs
+//!   every second or so for the matches whose deadline has passed.
+//! - With `on_timeout: claim`, nothing happens by itself: another seat still in may
+//!   [`Matches::claim`], which forfeits the late seat.
+//! - Either way, once a tenth of the turn's time is left, the sweeper writes a reminder
+//!   (`deadline_near`) to the log, once.
+//!
+//! Several processes on one PostgreSQL may find the same work due. A lease on the match's row
+//! (claimed with `FOR UPDATE SKIP LOCKED`) keeps them from doing it together, and the append's
+//! version check makes sure it is done once: a second forfeit of the same turn finds the match
+//! moved on and writes nothing.
+
+use std::sync::Arc;
+
+use super::cache::MatchState;
+use super::state::Intent;
+use super::{MatchError, MatchView, Matches};
+use crate::clock::rfc3339;
+use crate::rules::{Event, Seat, Status};
+use crate::store::matches::{MatchStatus, OnTimeout};
+
+/// Most matches one sweep takes on.
+const SWEEP_BATCH: i64 = 64;
+
+/// How long a process's claim on a match's clock work holds before another may take it.
+const LEASE_SECONDS: i64 = 30;
+
+/// What a match's clock asks for now.
+enum Due {
+    /// The seat to move is past its deadline and the match forfeits by itself.
+    Forfeit(Seat, i64),
+    /// The seat to move has a tenth of its time left and has not been reminded.
+    Reminder(Seat, i64),
+}
+
+impl Matches {
+    /// The match brought up to date with its clock: a seat past its deadline at a match that
+    /// forfeits by itself is forfeited first (lazily, on every read and move).
+    pub(super) async fn on_time(
+        &self,
+        match_id: &str,
+        current: Arc<MatchState>,
+    ) -> Result<Arc<MatchState>, MatchError> {
+        match self.due(&current, false) {
+            Some(Due::Forfeit(seat, deadline)) => {
+                self.forfeit(match_id, &current, seat, deadline).await
+            }
+            _ => Ok(current),
+        }
+    }
+
+    /// What the clock asks for now, if anything (reminders only when `remind`).
+    fn due(&self, current: &MatchState, remind: bool) -> Option<Due> {
+        let clock = current.clock.as_ref()?;
+        if current.state.status() != Status::Playing {
+            return None;
+        }
+        let now = self.clock.now();
+        let (seat, deadline) = clock.deadline()?;
+        if clock.on_timeout() == OnTimeout::Forfeit && now >= deadline {
+            return Some(Due::Forfeit(seat, deadline));
+        }
+        clock
+            .reminder_at()
+            .filter(|at| remind && now >= *at)
+            .map(|_| Due::Reminder(seat, deadline))
+    }
+
+    /// Writes the forfeit of `seat` for missing `deadline`. If another writer got there first
+    /// (another process forfeited it, or the seat moved), the match as it now is.
+    async fn forfeit(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        seat: Seat,
+        deadline: i64,
+    ) -> Result<Arc<MatchState>, MatchError> {
+        let events = current.state.forfeit(seat, rfc3339(deadline))?;
+        tracing::info!(match_id, seat, "forfeited on time");
+        self.write_or_reload(match_id, current, events).await
+    }
+
+    /// Writes server-decided events; on a lost race, the newer match from the database.
+    async fn write_or_reload(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        events: Vec<Event>,
+    ) -> Result<Arc<MatchState>, MatchError> {
+        match self.write(match_id, current, events, |_| None).await {
+            Err(MatchError::VersionConflict { .. }) => {
+                let read = self.read_row_unchecked(match_id).await?;
+                self.load(&read).await
+            }
+            outcome => outcome,
+        }
+    }
+
+    /// Forfeits the seat to move for the caller, another seat still in, once its deadline has
+    /// passed at a match whose late seats are claimed (`on_timeout: claim`). Answers the
+    /// caller's view after it.
+    pub async fn claim(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
+        let seen = self.current(match_id, account_id, Intent::Watch).await?;
+        let seat = super::access::player(seen.seat)?;
+        let current = seen.current;
+        if !current.state.is_active(seat) {
+            return Err(crate::rules::RuleError::SeatOut(seat).into());
+        }
+        let not_claimable = |detail: String| MatchError::NotClaimable { detail };
+        let clock = current
+            .clock
+            .as_ref()
+            .filter(|clock| clock.on_timeout() == OnTimeout::Claim)
+            .ok_or_else(|| {
+                not_claimable("This match has no clock whose late seats are claimed.".into())
+            })?;
+        let (late, deadline) = clock
+            .deadline()
+            .ok_or_else(|| not_claimable("No turn is running.".into()))?;
+        if late == seat {
+            return Err(not_claimable("It is your own turn.".into()));
+        }
+        if self.clock.now() < deadline {
+            return Err(not_claimable(format!(
+                "Seat {late} has until {} to move.",
+                rfc3339(deadline)
+            )));
+        }
+        let events = current.state.forfeit(late, rfc3339(deadline))?;
+        let written = self.write(match_id, &current, events, |_| None).await?;
+        Ok(MatchView::now(
+            match_id,
+            &written,
+            Some(seat),
+            self.clock.now(),
+        ))
+    }
+
+    /// One sweep of the clocks: every match whose late seat is due a forfeit or a reminder,
+    /// claimed for this process, gets it. Returns how many matches were swept.
+    pub async fn sweep(&self) -> Result<usize, MatchError> {
+        let now = self.clock.now();
+        let due = self
+            .db
+            .claim_clock_work(now, now + LEASE_SECONDS, SWEEP_BATCH)
+            .await?;
+        for match_id in &due {
+            if let Err(error) = self.sweep_one(match_id).await {
+                tracing::warn!(match_id, %error, "a clock could not be kept");
+            }
+            // Done (or failed, to be tried again at the next sweep): the next due work of this
+            // match, a reminder's deadline say, must not wait for the lease to run out.
+            self.db.release_clock_work(match_id).await?;
+        }
+        Ok(due.len())
+    }
+
+    async fn sweep_one(&self, match_id: &str) -> Result<(), MatchError> {
+        let read = self.read_row_unchecked(match_id).await?;
+        if read.row.status != MatchStatus::Playing {
+            return Ok(());
+        }
+        let current = self.load(&read).await?;
+        match self.due(&current, true) {
+            Some(Due::Forfeit(seat, deadline)) => {
+                self.forfeit(match_id, &current, seat, deadline).await?;
+            }
+            Some(Due::Reminder(seat, deadline)) => {
+                let events = current.state.remind(seat, rfc3339(deadline))?;
+                self.write_or_reload(match_id, &current, events).await?;
+            }
+            None => {}
+        }
+        Ok(())
+    }
+
+    /// Runs [`Matches::sweep`] every `interval` for as long as the server runs.
+    pub fn keep_time(self: Arc<Self>, interval: std::time::Duration) {
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(interval);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                if let Err(error) = self.sweep().await {
+                    tracing::warn!(%error, "the clock sweep failed");
+                }
+            }
+        });
+    }
+}
