@@ -393,10 +393,13 @@ fn check_actions(state: &GameState, rng: &mut ChaCha20Rng) {
     }
     let other = (seat + 1) % state.players();
     if let Some(action) = legal.first() {
-        assert_eq!(
-            state.decide(other, *action).unwrap_err().code(),
+        // A seat out of the game is told so before it is told whose turn it is.
+        let refusal = if state.is_active(other) {
             "not_your_turn"
-        );
+        } else {
+            "seat_out"
+        };
+        assert_eq!(state.decide(other, *action).unwrap_err().code(), refusal);
     }
 }
 
