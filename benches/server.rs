@@ -12,9 +12,9 @@
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
+use kings_corner::live::Checkpoint;
 use kings_corner::matches::access::Table as SeatedTable;
 use kings_corner::matches::cache::{MatchState, StateCache};
-use kings_corner::matches::notify::Checkpoint;
 use kings_corner::rules::{Action, GameState, Rules, Setup};
 use serde::Deserialize;
 use serde_json::json;

@@ -98,6 +98,27 @@ pub struct Settings {
     #[arg(long, env = "CLOCK_SWEEP_SECONDS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub clock_sweep_seconds: u64,
 
+    /// How long each account's notifications are kept, in days (at least 30): a client that
+    /// reconnects within that time gets everything it missed.
+    #[arg(long, env = "NOTIFICATION_RETENTION_DAYS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(30..=3650))]
+    pub notification_retention_days: u32,
+
+    /// Networks webhooks may reach beside the public internet (comma-separated CIDRs or
+    /// addresses, e.g. `127.0.0.1/32` for a receiver on this machine; `http://` URLs are
+    /// accepted only to these). Private, loopback and link-local addresses are refused unless
+    /// listed.
+    #[arg(long, env = "WEBHOOK_ALLOWED_NETWORKS", value_delimiter = ',', value_parser = parse_network)]
+    pub webhook_allowed_networks: Vec<ipnet::IpNet>,
+
+    /// How long one webhook delivery attempt may take, in seconds.
+    #[arg(long, env = "WEBHOOK_TIMEOUT_SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=60))]
+    pub webhook_timeout_seconds: u64,
+
+    /// How long a failing webhook is retried (with exponential backoff) before it is disabled,
+    /// in hours (at least 24).
+    #[arg(long, env = "WEBHOOK_RETRY_HOURS", default_value_t = 72, value_parser = clap::value_parser!(u64).range(24..=720))]
+    pub webhook_retry_hours: u64,
+
     /// Match states kept in memory (each a few kilobytes).
     #[arg(long, env = "MATCH_CACHE_CAPACITY", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub match_cache_capacity: u64,
@@ -172,8 +193,23 @@ impl std::fmt::Debug for Settings {
             .field("max_held_connections", &self.max_held_connections)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("clock_sweep_seconds", &self.clock_sweep_seconds)
+            .field(
+                "notification_retention_days",
+                &self.notification_retention_days,
+            )
+            .field("webhook_allowed_networks", &self.webhook_allowed_networks)
+            .field("webhook_timeout_seconds", &self.webhook_timeout_seconds)
+            .field("webhook_retry_hours", &self.webhook_retry_hours)
             .finish()
     }
+}
+
+/// A network in CIDR notation, or one address (a network of one).
+fn parse_network(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("`{text}` is neither a network (10.0.0.0/8) nor an address"))
 }
 
 /// `postgres://user:secret@host/db` → `postgres://user:<redacted>@host/db`.
@@ -246,5 +282,28 @@ mod tests {
         assert!(settings.validate().unwrap_err().contains("JWT_SECRET"));
         assert!(Cli::try_parse_from(["kings-corner", "--bind", "not-an-address"]).is_err());
         assert!(Cli::try_parse_from(["kings-corner", "--access-token-ttl-seconds", "0"]).is_err());
+        assert!(Cli::try_parse_from(["kings-corner", "--webhook-retry-hours", "23"]).is_err());
+        assert!(
+            Cli::try_parse_from(["kings-corner", "--notification-retention-days", "29"]).is_err()
+        );
+        assert!(
+            Cli::try_parse_from(["kings-corner", "--webhook-allowed-networks", "localhost"])
+                .is_err()
+        );
+        let allowed = Cli::try_parse_from([
+            "kings-corner",
+            "--webhook-allowed-networks",
+            "127.0.0.1,10.0.0.0/8",
+        ])
+        .unwrap()
+        .settings
+        .webhook_allowed_networks;
+        assert_eq!(
+            allowed,
+            [
+                "127.0.0.1/32".parse().unwrap(),
+                "10.0.0.0/8".parse().unwrap()
+            ]
+        );
     }
 }

@@ -21,8 +21,10 @@ use crate::http::client::TrustedProxies;
 use crate::http::fallback::Fallback;
 use crate::http::held::HeldConnections;
 use crate::http::request_log::RequestLog;
+use crate::live::Notifier;
 use crate::matches::Matches;
-use crate::matches::notify::Notifier;
+use crate::notifications::webhooks::{AllowedNetworks, WebhookSettings};
+use crate::notifications::{NotificationSettings, Notifications};
 use crate::process;
 use crate::store::{Backend, Db};
 
@@ -61,11 +63,11 @@ impl Application {
         let kek = settings
             .key_encryption_key
             .as_deref()
-            .map(KeyEncryptionKey::from_secret);
+            .map(|secret| Arc::new(KeyEncryptionKey::from_secret(secret)));
         let keys = TokenKeys::load(
             &db,
             settings.jwt_secret.as_deref(),
-            kek.as_ref(),
+            kek.as_deref(),
             settings.access_token_ttl_seconds,
         )
         .await?;
@@ -73,11 +75,20 @@ impl Application {
             Backend::Sqlite => Notifier::in_process(),
             Backend::Postgres => Notifier::postgres(db.clone(), &settings.database.url),
         };
+        let notifications = web::Data::new(Notifications::new(
+            db.clone(),
+            notifier.clone(),
+            clock.clone(),
+            notification_settings(&settings),
+            kek,
+        ));
+        notifications.start();
         let matches = web::Data::new(Matches::new(
             db.clone(),
             settings.match_cache_capacity as usize,
             notifier,
             clock,
+            notifications.relay(),
         ));
         matches
             .clone()
@@ -113,6 +124,7 @@ impl Application {
                 .app_data(trusted_proxies.clone())
                 .app_data(accounts.clone())
                 .app_data(matches.clone())
+                .app_data(notifications.clone())
                 .configure(http::configure)
                 .split_for_parts();
             app.wrap_fn(http::headers::add)
@@ -161,6 +173,18 @@ impl Application {
     /// Serves until stopped (SIGTERM or Ctrl-C stop it gracefully).
     pub async fn run(self) -> std::io::Result<()> {
         self.server.await
+    }
+}
+
+/// Notification and webhook settings from the server's.
+fn notification_settings(settings: &Settings) -> NotificationSettings {
+    NotificationSettings {
+        retention_seconds: i64::from(settings.notification_retention_days) * 86_400,
+        webhooks: WebhookSettings {
+            allowed_networks: AllowedNetworks(settings.webhook_allowed_networks.clone()),
+            timeout: Duration::from_secs(settings.webhook_timeout_seconds),
+            retry_window_seconds: settings.webhook_retry_hours as i64 * 3600,
+        },
     }
 }
 

@@ -1,5 +1,6 @@
 //! [`AccountError`]: why registration, login or a token exchange was refused.
 
+use crate::auth::Scope;
 use crate::store::StoreError;
 
 /// Why an account operation was refused or failed.
@@ -40,6 +41,26 @@ pub enum AccountError {
     /// The caller's own password, given to confirm something, is wrong.
     #[error("The password is wrong.")]
     WrongPassword,
+    /// A personal access token without the scope an operation needs.
+    #[error("This token lacks the `{0}` scope.")]
+    InsufficientScope(Scope),
+    /// A personal access token that cannot be created as asked.
+    #[error("{detail}")]
+    InvalidTokenRequest {
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong, in words.
+        detail: String,
+    },
+    /// The account has as many personal access tokens as it may.
+    #[error("An account has at most {0} personal access tokens: revoke one first.")]
+    TooManyTokens(usize),
+    /// No such personal access token among the caller's.
+    #[error("You have no such token.")]
+    TokenNotFound,
+    /// A stored value that cannot be read back.
+    #[error("a stored value is corrupt: {0}")]
+    Corrupt(String),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -62,8 +83,14 @@ impl AccountError {
             AccountError::InvalidToken => "invalid_token",
             AccountError::AccountNotFound => "account_not_found",
             AccountError::WrongPassword => "wrong_password",
+            AccountError::InsufficientScope(_) => "insufficient_scope",
+            AccountError::InvalidTokenRequest { .. } => "invalid_token_request",
+            AccountError::TooManyTokens(_) => "too_many_tokens",
+            AccountError::TokenNotFound => "not_found",
             AccountError::Store(store) if store.is_unavailable() => "service_unavailable",
-            AccountError::Store(_) | AccountError::Hashing(_) => "internal_error",
+            AccountError::Store(_) | AccountError::Hashing(_) | AccountError::Corrupt(_) => {
+                "internal_error"
+            }
         }
     }
 
@@ -72,6 +99,7 @@ impl AccountError {
         match self {
             AccountError::InvalidUsername => Some("username"),
             AccountError::WeakPassword => Some("password"),
+            AccountError::InvalidTokenRequest { field, .. } => Some(field),
             _ => None,
         }
     }

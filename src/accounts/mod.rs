@@ -5,11 +5,13 @@
 //! # Layout
 //! - this file: [`Accounts`], registration and the caller's account;
 //! - [`sessions`]: login, refresh and logout, and the [`TokenPair`] they answer with;
+//! - [`personal_tokens`]: long-lived, scoped tokens for bots and integrations;
 //! - `liveness`: whether the account behind a valid access token still exists;
 //! - [`error`] holds [`AccountError`].
 
 pub mod error;
 mod liveness;
+pub mod personal_tokens;
 pub mod sessions;
 
 use serde::{Deserialize, Serialize};
@@ -17,11 +19,21 @@ use utoipa::ToSchema;
 
 use std::net::IpAddr;
 
-use crate::auth::{Passwords, RateLimiter, TokenKeys};
+use crate::auth::{Passwords, RateLimiter, Scope, Scopes, TokenKeys, personal};
 use crate::store::accounts::Account;
 use crate::store::{self, Db, StoreError};
 pub use error::AccountError;
+pub use personal_tokens::{CreatedToken, NewToken, TokenList, TokenView};
 pub use sessions::{Login, RefreshRequest, TokenPair};
+
+/// Who a request speaks for, and what it may do.
+#[derive(Clone, Debug)]
+pub struct Credentials {
+    /// The account.
+    pub account_id: String,
+    /// Every scope for a password session; a personal access token's own.
+    pub scopes: Scopes,
+}
 
 /// Confirmation of an account's deletion.
 #[derive(Deserialize, ToSchema)]
@@ -74,6 +86,7 @@ pub struct Accounts {
     passwords: Passwords,
     limits: Limits,
     liveness: liveness::Liveness,
+    personal: personal_tokens::Remembered,
 }
 
 /// How often a client may try what costs a password hash.
@@ -102,25 +115,44 @@ impl Accounts {
             passwords,
             limits,
             liveness: liveness::Liveness::default(),
+            personal: personal_tokens::Remembered::default(),
         }
     }
 
-    /// The account a valid access token speaks for, if that account still exists.
-    pub async fn authenticate(&self, access_token: &str) -> Result<String, AccountError> {
-        let account_id = self
-            .keys
-            .verify(access_token)
-            .ok_or(AccountError::InvalidToken)?;
-        match self.liveness.known(&account_id) {
-            Some(true) => Ok(account_id),
+    /// Who a bearer token (an access token or a personal access token) speaks for, if the
+    /// token is valid, has `needed`, and its account still exists.
+    pub async fn authenticate(
+        &self,
+        bearer: &str,
+        needed: Scope,
+    ) -> Result<Credentials, AccountError> {
+        let credentials = if personal::is_personal(bearer) {
+            self.authenticate_personal(bearer).await?
+        } else {
+            Credentials {
+                account_id: self.keys.verify(bearer).ok_or(AccountError::InvalidToken)?,
+                scopes: Scopes::all(),
+            }
+        };
+        self.check_alive(&credentials.account_id).await?;
+        if !credentials.scopes.contains(needed) {
+            return Err(AccountError::InsufficientScope(needed));
+        }
+        Ok(credentials)
+    }
+
+    /// Whether an account still exists (deleted accounts' tokens stop working).
+    async fn check_alive(&self, account_id: &str) -> Result<(), AccountError> {
+        match self.liveness.known(account_id) {
+            Some(true) => Ok(()),
             Some(false) => Err(AccountError::AccountNotFound),
             None => {
                 self.db
-                    .account_by_id(&account_id)
+                    .account_by_id(account_id)
                     .await?
                     .ok_or(AccountError::AccountNotFound)?;
-                self.liveness.found_alive(&account_id);
-                Ok(account_id)
+                self.liveness.found_alive(account_id);
+                Ok(())
             }
         }
     }

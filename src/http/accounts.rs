@@ -3,7 +3,7 @@
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 
 use super::error::{ApiError, Problem};
-use super::extract::AuthUser;
+use super::extract::{AccountScope, Caller, Read};
 use crate::accounts::{AccountView, Accounts, DeleteAccount, NewAccount};
 use crate::http::body::Json;
 use crate::matches::Matches;
@@ -40,14 +40,14 @@ pub async fn register(
     responses(
         (status = 200, description = "The account", body = AccountView),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/v1/me")]
 pub async fn me(
     accounts: web::Data<Accounts>,
-    user: AuthUser,
+    caller: Caller<Read>,
 ) -> Result<web::Json<AccountView>, ApiError> {
-    Ok(web::Json(accounts.profile(&user.account_id).await?))
+    Ok(web::Json(accounts.profile(&caller.account_id).await?))
 }
 
 /// Delete the caller's account, confirmed with its password. The matches it played keep their
@@ -62,19 +62,19 @@ pub async fn me(
         (status = 429, description = "Too many wrong passwords; see `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["account"]))
 )]
 #[delete("/v1/me")]
 pub async fn delete_me(
     accounts: web::Data<Accounts>,
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<AccountScope>,
     body: Json<DeleteAccount>,
 ) -> Result<HttpResponse, ApiError> {
     accounts
-        .confirm_password(&user.account_id, body.into_inner().password)
+        .confirm_password(&caller.account_id, body.into_inner().password)
         .await?;
-    matches.leave_open_matches(&user.account_id).await?;
-    accounts.delete(&user.account_id).await?;
+    matches.leave_open_matches(&caller.account_id).await?;
+    accounts.delete(&caller.account_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

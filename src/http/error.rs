@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 
 use crate::accounts::AccountError;
 use crate::matches::MatchError;
+use crate::notifications::NotificationError;
 use crate::store::StoreError;
 
 /// The body of every error response.
@@ -150,11 +151,16 @@ impl From<MatchError> for ApiError {
     fn from(error: MatchError) -> ApiError {
         let status = match &error {
             MatchError::NotFound => StatusCode::NOT_FOUND,
-            MatchError::NotAPlayer | MatchError::NotSeated => StatusCode::FORBIDDEN,
+            MatchError::NotAPlayer | MatchError::NotSeated | MatchError::NotCreator => {
+                StatusCode::FORBIDDEN
+            }
             MatchError::NotStarted
             | MatchError::NotFinished
             | MatchError::MatchFull
             | MatchError::MatchStarted
+            | MatchError::NotPrivate
+            | MatchError::AlreadySeated
+            | MatchError::TooManyInvitations(_)
             | MatchError::NotClaimable { .. }
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
@@ -162,6 +168,7 @@ impl From<MatchError> for ApiError {
             | MatchError::InvalidRules { .. }
             | MatchError::InvalidClock { .. }
             | MatchError::InvalidClientSeed
+            | MatchError::UnknownUsername
             | MatchError::InvalidQuery { .. }
             | MatchError::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             MatchError::Store(_) | MatchError::Corrupt(_) => {
@@ -191,12 +198,17 @@ impl From<AccountError> for ApiError {
             | AccountError::RefreshTokenReused
             | AccountError::InvalidToken
             | AccountError::AccountNotFound => StatusCode::UNAUTHORIZED,
-            AccountError::WrongPassword => StatusCode::FORBIDDEN,
+            AccountError::WrongPassword | AccountError::InsufficientScope(_) => {
+                StatusCode::FORBIDDEN
+            }
+            AccountError::InvalidTokenRequest { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            AccountError::TooManyTokens(_) => StatusCode::CONFLICT,
+            AccountError::TokenNotFound => StatusCode::NOT_FOUND,
             AccountError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AccountError::Store(_) | AccountError::Hashing(_) => {
+            AccountError::Store(_) | AccountError::Hashing(_) | AccountError::Corrupt(_) => {
                 return match error {
                     AccountError::Store(store) => store.into(),
-                    hashing => ApiError::Internal(hashing.into()),
+                    other => ApiError::Internal(other.into()),
                 };
             }
         };
@@ -204,6 +216,26 @@ impl From<AccountError> for ApiError {
         if let AccountError::TooManyAttempts { retry_after } = error {
             refusal.retry_after = Some(retry_after);
         }
+        ApiError::Refused(Box::new(refusal))
+    }
+}
+
+impl From<NotificationError> for ApiError {
+    fn from(error: NotificationError) -> ApiError {
+        let status = match &error {
+            NotificationError::InvalidQuery { .. } | NotificationError::InvalidWebhook { .. } => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            NotificationError::TooManyWebhooks(_) => StatusCode::CONFLICT,
+            NotificationError::WebhookNotFound => StatusCode::NOT_FOUND,
+            NotificationError::Store(_) | NotificationError::Corrupt(_) => {
+                return match error {
+                    NotificationError::Store(store) => store.into(),
+                    corrupt => ApiError::Internal(corrupt.into()),
+                };
+            }
+        };
+        let refusal = Refusal::of(status, error.code(), error.to_string(), error.field());
         ApiError::Refused(Box::new(refusal))
     }
 }

@@ -1,25 +1,59 @@
 //! Extractors: a handler's signature says who may call it and what it needs from the headers.
 
 use std::future::{Ready, ready};
+use std::marker::PhantomData;
 
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use futures_util::future::LocalBoxFuture;
 
 use super::error::ApiError;
-use crate::accounts::Accounts;
+use crate::accounts::{Accounts, Credentials};
+use crate::auth::Scope;
 use crate::matches::IdempotencyKey;
 
-/// The account behind the request's `Authorization: Bearer` access token: a handler that takes
-/// one can only be called with a valid access token of an account that still exists.
-#[derive(Clone, Debug)]
-pub struct AuthUser {
-    /// The account id (the token's `sub`).
-    pub account_id: String,
+/// The scope a handler needs, named by a type: a handler that takes a `Caller<Play>` can only
+/// be called with a valid token of a living account that may play.
+pub trait Needs {
+    /// The scope.
+    const SCOPE: Scope;
 }
 
-impl FromRequest for AuthUser {
+/// Needs the `play` scope.
+pub struct Play;
+/// Needs the `read` scope.
+pub struct Read;
+/// Needs the `webhooks` scope.
+pub struct Webhooks;
+/// Needs the `account` scope.
+pub struct AccountScope;
+
+impl Needs for Play {
+    const SCOPE: Scope = Scope::Play;
+}
+impl Needs for Read {
+    const SCOPE: Scope = Scope::Read;
+}
+impl Needs for Webhooks {
+    const SCOPE: Scope = Scope::Webhooks;
+}
+impl Needs for AccountScope {
+    const SCOPE: Scope = Scope::Account;
+}
+
+/// Who the request's `Authorization: Bearer` token (an access token or a personal access
+/// token) speaks for, once it is found valid, of a living account, and holding `S`'s scope.
+#[derive(Debug)]
+pub struct Caller<S> {
+    /// The account id.
+    pub account_id: String,
+    /// Everything the token may do (every scope for a password session).
+    pub credentials: Credentials,
+    needs: PhantomData<S>,
+}
+
+impl<S: Needs> FromRequest for Caller<S> {
     type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<AuthUser, ApiError>>;
+    type Future = LocalBoxFuture<'static, Result<Caller<S>, ApiError>>;
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         let accounts = request
@@ -41,8 +75,12 @@ impl FromRequest for AuthUser {
                 "missing_token",
                 "Send an access token: Authorization: Bearer <token>.",
             ))?;
-            let account_id = accounts.authenticate(&token).await?;
-            Ok(AuthUser { account_id })
+            let credentials = accounts.authenticate(&token, S::SCOPE).await?;
+            Ok(Caller {
+                account_id: credentials.account_id.clone(),
+                credentials,
+                needs: PhantomData,
+            })
         })
     }
 }
@@ -66,8 +104,9 @@ impl FromRequest for Idempotency {
     }
 }
 
-/// The `Last-Event-ID` a reconnecting event stream resumes after (0 when absent or unreadable).
-pub struct LastEventId(pub i64);
+/// The `Last-Event-ID` a reconnecting event stream resumes after (`None` when absent or
+/// unreadable).
+pub struct LastEventId(pub Option<i64>);
 
 impl FromRequest for LastEventId {
     type Error = ApiError;
@@ -78,8 +117,7 @@ impl FromRequest for LastEventId {
             .headers()
             .get("last-event-id")
             .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.trim().parse().ok())
-            .unwrap_or(0);
+            .and_then(|value| value.trim().parse().ok());
         ready(Ok(LastEventId(after)))
     }
 }

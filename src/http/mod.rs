@@ -1,4 +1,4 @@
-//! The HTTP layer: thin handlers over the services, the extractors ([`extract::AuthUser`],
+//! The HTTP layer: thin handlers over the services, the extractors ([`extract::Caller`],
 //! the idempotency key), [`error::ApiError`] (problem+json), and the OpenAPI description
 //! generated from the routes actually registered.
 
@@ -13,9 +13,12 @@ pub mod headers;
 pub mod health;
 pub mod held;
 pub mod matches;
+pub mod notifications;
 pub mod openapi;
 pub mod request_log;
 pub mod rules;
+pub mod tokens;
+pub mod webhooks;
 
 pub use openapi::{openapi, openapi_json};
 
@@ -29,6 +32,17 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(accounts::register)
         .service(accounts::me)
         .service(accounts::delete_me)
+        .service(tokens::create_token)
+        .service(tokens::list_tokens)
+        .service(tokens::revoke_token)
+        .service(notifications::get_notifications)
+        .service(notifications::stream_notifications)
+        .service(webhooks::create_webhook)
+        .service(webhooks::list_webhooks)
+        .service(webhooks::get_webhook)
+        .service(webhooks::delete_webhook)
+        .service(webhooks::enable_webhook)
+        .service(webhooks::list_deliveries)
         .service(auth::login)
         .service(auth::refresh_tokens)
         .service(auth::logout)

@@ -25,10 +25,12 @@ use super::{configure, error};
     modifiers(&BearerAuth),
     components(schemas(error::Problem)),
     tags(
-        (name = "accounts", description = "Registration and the caller's account"),
+        (name = "accounts", description = "Registration, the caller's account and personal access tokens"),
         (name = "auth", description = "Access and refresh tokens"),
         (name = "rules", description = "Options and presets of the rule book"),
-        (name = "matches", description = "Lobby, seats, private views, moves, the event feed, replays and exports"),
+        (name = "matches", description = "Lobby, seats, invitations, private views, moves, the event feed, replays and exports"),
+        (name = "notifications", description = "The account-wide stream of what happened while you were away"),
+        (name = "webhooks", description = "Signed deliveries of notifications to your own server"),
         (name = "operations", description = "Health checks"),
     )
 )]
@@ -40,7 +42,14 @@ impl Modify for BearerAuth {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let components = openapi.components.get_or_insert_with(Default::default);
         let mut scheme = Http::new(HttpAuthScheme::Bearer);
-        scheme.bearer_format = Some("JWT".to_owned());
+        scheme.bearer_format = Some("JWT or kcp_…".to_owned());
+        scheme.description = Some(
+            "An access token from `POST /v1/auth/login` (may do everything), or a personal \
+             access token `kcp_…` from `POST /v1/me/tokens` (may do what its scopes name). Each \
+             operation lists the scope it needs: `play`, `read`, `webhooks` or `account`; a \
+             token without it is refused with `403 insufficient_scope`."
+                .to_owned(),
+        );
         components.add_security_scheme("bearer", SecurityScheme::Http(scheme));
     }
 }
@@ -76,8 +85,8 @@ pub fn openapi_json() -> String {
 }
 
 /// The problem answers an operation gives by its kind, where its annotation names none: one
-/// with query parameters can answer 400; one that needs a token 401; one with a body 400, 413,
-/// 415 and 422; one that reads the database 503.
+/// with query parameters can answer 400; one that needs a token 401 and 403 (a scope it
+/// lacks); one with a body 400, 413, 415 and 422; one that reads the database 503.
 fn add_shared_problems(operation: &mut Operation) {
     let needs_token = operation.security.iter().flatten().any(|requirement| {
         serde_json::to_value(requirement)
@@ -100,7 +109,11 @@ fn add_shared_problems(operation: &mut Operation) {
     if needs_token {
         shared.push((
             "401",
-            "Missing, invalid or expired access token (`missing_token`, `invalid_token`)",
+            "Missing, invalid or expired token (`missing_token`, `invalid_token`)",
+        ));
+        shared.push((
+            "403",
+            "The token lacks the scope this operation needs (`insufficient_scope`)",
         ));
     }
     if has_body {
@@ -118,11 +131,17 @@ fn add_shared_problems(operation: &mut Operation) {
         ));
     }
     for (status, description) in shared {
-        operation
-            .responses
-            .responses
-            .entry(status.to_owned())
-            .or_insert_with(|| RefOr::T(problem(description)));
+        let responses = &mut operation.responses.responses;
+        match responses.get_mut(status) {
+            // An operation's own 403 (`not_seated`, say) also answers a token without its scope.
+            Some(RefOr::T(own)) if status == "403" => {
+                own.description = format!("{}; or {description}", own.description);
+            }
+            Some(_) => {}
+            None => {
+                responses.insert(status.to_owned(), RefOr::T(problem(description)));
+            }
+        }
     }
 }
 

@@ -15,6 +15,8 @@ use crate::store::matches::{MatchRow, SeatRow, Visibility};
 pub struct Table {
     public: bool,
     seats: HashMap<String, Seat>,
+    /// Who sits where, by seat.
+    accounts: Vec<String>,
     /// Whether the server ends a turn whose only legal action is `end_turn`.
     pub auto_end_turn: bool,
 }
@@ -37,11 +39,31 @@ impl Table {
         auto_end_turn: bool,
         seats: impl IntoIterator<Item = (String, Seat)>,
     ) -> Table {
+        let seats: HashMap<String, Seat> = seats.into_iter().collect();
+        let mut by_seat: Vec<(Seat, String)> = seats
+            .iter()
+            .map(|(account_id, seat)| (*seat, account_id.clone()))
+            .collect();
+        by_seat.sort();
         Table {
             public,
-            seats: seats.into_iter().collect(),
+            accounts: by_seat
+                .into_iter()
+                .map(|(_, account_id)| account_id)
+                .collect(),
+            seats,
             auto_end_turn,
         }
+    }
+
+    /// How many seats the table has.
+    pub fn seat_count(&self) -> usize {
+        self.accounts.len()
+    }
+
+    /// The account in `seat`.
+    pub fn account_at(&self, seat: Seat) -> Option<&str> {
+        self.accounts.get(usize::from(seat)).map(String::as_str)
     }
 
     /// The caller's seat (`None` for a spectator), if they may see the match at all.

@@ -1,6 +1,6 @@
 //! A bounded in-memory cache of started matches at their newest known version, so a request
 //! never replays a whole log. The database's version stays the authority: an entry is used
-//! only while the notifier says it is current (see [`super::notify`]), and otherwise brought
+//! only while the notifier says it is current (see [`crate::live`]), and otherwise brought
 //! forward from the log.
 //!
 //! Entries are shared (`Arc`): a view reads one without copying it; a move copies only the
@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use super::access::Table;
 use super::clock::MatchClock;
-use super::notify::Checkpoint;
+use crate::live::Checkpoint;
 use crate::rules::{Event, GameState};
 
 /// A started match at a version.

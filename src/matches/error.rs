@@ -29,6 +29,21 @@ pub enum MatchError {
     /// Leaving a match that has started: seats are fixed.
     #[error("The match has started: seats are fixed.")]
     MatchStarted,
+    /// Only the creator of a match invites to it.
+    #[error("Only the creator of this match invites to it.")]
+    NotCreator,
+    /// Invitations are for private matches (anyone may join a public one).
+    #[error("Anyone may join a public match: invitations are for private ones.")]
+    NotPrivate,
+    /// No account has this username.
+    #[error("No account has this username.")]
+    UnknownUsername,
+    /// The account invited already has a seat.
+    #[error("This account already has a seat in the match.")]
+    AlreadySeated,
+    /// The match has sent as many invitations as it may.
+    #[error("A match sends at most {0} invitations.")]
+    TooManyInvitations(i64),
     /// A claim on a seat that is not (or not yet) late, or at a match that does not take claims.
     #[error("{detail}")]
     NotClaimable {
@@ -98,6 +113,11 @@ impl MatchError {
             MatchError::MatchFull => "match_full",
             MatchError::MatchStarted => "match_started",
             MatchError::NotClaimable { .. } => "not_claimable",
+            MatchError::NotCreator => "not_match_creator",
+            MatchError::NotPrivate => "match_not_private",
+            MatchError::UnknownUsername => "unknown_username",
+            MatchError::AlreadySeated => "already_seated",
+            MatchError::TooManyInvitations(_) => "too_many_invitations",
             MatchError::VersionConflict { .. } => "version_conflict",
             MatchError::Rule(rule) => rule.code(),
             MatchError::InvalidRules { .. } => "invalid_rules",
@@ -119,6 +139,7 @@ impl MatchError {
             MatchError::InvalidClock { .. } => Some("clock"),
             MatchError::InvalidQuery { parameter, .. } => Some(parameter),
             MatchError::IdempotencyKeyReused => Some("Idempotency-Key"),
+            MatchError::UnknownUsername => Some("username"),
             _ => None,
         }
     }

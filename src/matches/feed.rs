@@ -20,10 +20,6 @@ const MAX_WAIT_SECONDS: u64 = 60;
 /// How long a stream waits for an event before it sends a keep-alive.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// The longest a waiting long-poll or stream goes without asking the database whether the match
-/// moved: the bound on the delay a lost announcement causes.
-pub const CATCH_UP: Duration = Duration::from_secs(2);
-
 /// Where the feed starts and how long to wait.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -141,42 +137,13 @@ impl Matches {
             .collect())
     }
 
-    /// Waits until the match passes `version` or `wait` runs out. Announcements wake it at
-    /// once; one that never comes (lost while a listener reconnected, or never published by a
-    /// process that died) is made up by asking the database every [`CATCH_UP`].
+    /// Waits until the match passes `version` or `wait` runs out (or the match is gone).
     async fn wait_past(&self, match_id: &str, version: i64, wait: Duration) {
-        let mut announcements = self.notifier.subscribe();
-        let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            // Checked after subscribing, so a move in between is not missed.
-            if self
-                .db
-                .match_version(match_id)
-                .await
-                .ok()
-                .flatten()
-                .is_none_or(|current| current > version)
-            {
-                return;
-            }
-            let until = deadline.min(tokio::time::Instant::now() + CATCH_UP);
-            let announced = tokio::time::timeout_at(until, async {
-                loop {
-                    match announcements.recv().await {
-                        Ok((id, announced)) if id == match_id && announced > version => return,
-                        Ok(_) => {}
-                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return,
-                        Err(tokio::sync::broadcast::error::RecvError::Closed) => {
-                            std::future::pending::<()>().await
-                        }
-                    }
-                }
+        self.notifier
+            .wait_past(match_id, version, wait, || async {
+                self.db.match_version(match_id).await.ok().flatten()
             })
             .await;
-            if announced.is_ok() || tokio::time::Instant::now() >= deadline {
-                return;
-            }
-        }
     }
 }
 

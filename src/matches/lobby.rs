@@ -11,6 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::access;
 use super::cache::MatchState;
+use super::notices::{self, Seats};
 use super::state::advance;
 use super::{MatchError, MatchSummary, Matches};
 use super::{clock, log};
@@ -310,10 +311,20 @@ impl Matches {
             )
             .await?;
         if change.seats.len() < usize::from(change.row.seat_count) {
+            let joined = &change.seats[taken].username;
+            let notices = notices::of_seat_change(
+                &change.row,
+                &change.seats,
+                joined,
+                Seats::Joined,
+                self.clock.now(),
+            );
+            change.notify(&notices).await?;
             change.commit().await?;
         } else {
             self.start(change).await?;
         }
+        self.relay.wake();
         self.summary(match_id, account_id).await
     }
 
@@ -332,8 +343,19 @@ impl Matches {
         }
         match change.row.status {
             MatchStatus::Open => {
+                let seat = usize::from(seat.unwrap_or_default());
+                let username = change.seats[seat].username.clone();
                 change.free_seat(account_id).await?;
+                let notices = notices::of_seat_change(
+                    &change.row,
+                    &change.seats,
+                    &username,
+                    Seats::Left,
+                    self.clock.now(),
+                );
+                change.notify(&notices).await?;
                 change.commit().await?;
+                self.relay.wake();
                 Ok(())
             }
             MatchStatus::Playing => {

@@ -10,14 +10,17 @@
 //!
 //! # Layout
 //! - [`lobby`]: create, list, summaries, join and leave (seat changes lock their match);
+//!   [`invitations`] to private matches;
 //! - [`play`]: the private view and moves, with idempotent retries ([`idempotency`]);
 //! - [`feed`]: the redacted event feed, long-polled or followed as a stream;
 //! - [`archive`]: replays and the verifiable [`export`];
 //! - [`access`]: who may see a match and who may act in it;
 //! - [`clock`]: a match's clock folded from its log (deadlines, banks, reminders);
 //! - `state`: a match's current state as one account sees it, hiding the [`cache`] and the
-//!   freshness bookkeeping of [`notify`]; `advance` turns decided events into writes;
+//!   freshness bookkeeping of [`crate::live`]; `advance` turns decided events into writes;
 //! - [`timekeeping`]: late seats forfeited (lazily, by claim, by the sweeper) and reminded;
+//! - `notices`: what a change tells the players (written with it; see
+//!   [`crate::notifications`]);
 //! - [`log`]: the hash chain, and the one place events are encoded and decoded;
 //! - [`error`] holds [`MatchError`], each refusal with its stable code.
 
@@ -29,9 +32,10 @@ pub mod error;
 pub mod export;
 pub mod feed;
 pub mod idempotency;
+pub mod invitations;
 pub mod lobby;
 pub mod log;
-pub mod notify;
+mod notices;
 pub mod play;
 mod state;
 pub mod summary;
@@ -41,6 +45,7 @@ pub use archive::ReplayQuery;
 pub use error::MatchError;
 pub use feed::{EventsPage, FeedItem, FeedQuery, LoggedEvent};
 pub use idempotency::{IdempotencyKey, MoveAnswer};
+pub use invitations::{Invitation, InvitationView};
 pub use lobby::{CreateMatch, JoinMatch, ListQuery, MatchPage};
 pub use play::{MatchView, MoveRequest};
 pub use summary::{MatchSummary, SeatInfo};
@@ -48,9 +53,10 @@ pub use summary::{MatchSummary, SeatInfo};
 use std::sync::Arc;
 
 use crate::clock::Clock;
+use crate::live::Notifier;
+use crate::notifications::Wake;
 use crate::store::Db;
 use cache::StateCache;
-use notify::Notifier;
 
 /// The match service over a database, with its state cache, live notifications and the time
 /// it goes by.
@@ -60,21 +66,26 @@ pub struct Matches {
     cache: StateCache,
     notifier: Notifier,
     clock: Arc<dyn Clock>,
+    /// Wakes the relay of notifications after a write that tells the players something.
+    relay: Wake,
 }
 
 impl Matches {
-    /// The service, caching at most `cache_capacity` started matches.
+    /// The service, caching at most `cache_capacity` started matches, waking `relay` after
+    /// writing notifications.
     pub fn new(
         db: Db,
         cache_capacity: usize,
         notifier: Notifier,
         clock: Arc<dyn Clock>,
+        relay: Wake,
     ) -> Matches {
         Matches {
             db,
             cache: StateCache::new(cache_capacity),
             notifier,
             clock,
+            relay,
         }
     }
 

@@ -12,8 +12,9 @@ use super::access::{self, Table};
 use super::cache::MatchState;
 use super::clock::MatchClock;
 use super::log::{self, Recorded};
-use super::notify::Checkpoint;
+use super::notices;
 use super::{MatchError, Matches};
+use crate::live::Checkpoint;
 use crate::rules::{Action, Event, GameState, OutReason, Rules, Seat, Setup, Status};
 use crate::store::append::{Append, KeptResponse, ReadModel};
 use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow, seat_of};
@@ -199,6 +200,7 @@ impl Matches {
         append.kept = keep(&next);
         // Taken before the write: if the listener reconnects meanwhile, the state is rechecked.
         let verified = self.notifier.checkpoint();
+        let tells = !append.notifications.is_empty();
         if !self.db.append_events(append).await? {
             let newer = self
                 .db
@@ -212,6 +214,9 @@ impl Matches {
                 expected: current.version,
                 current: newer,
             });
+        }
+        if tells {
+            self.relay.wake();
         }
         Ok(self.remember(match_id, next, verified))
     }
@@ -325,6 +330,11 @@ pub(super) fn advance(
     next.version = current.version + stored.len() as i64;
     let state = &next.state;
     let over = matches!(state.status(), Status::Finished | Status::Aborted);
+    let turn_began = state.turn() != turn_before
+        || events
+            .iter()
+            .any(|event| matches!(event, Event::TurnStarted { .. }));
+    let outcome = over.then(|| outcome(state.status(), &events));
     let model = ReadModel {
         status: match state.status() {
             Status::NotStarted => MatchStatus::Open,
@@ -333,10 +343,7 @@ pub(super) fn advance(
             Status::Aborted => MatchStatus::Aborted,
         },
         turn_seat: state.turn(),
-        turn_changed: state.turn() != turn_before
-            || events
-                .iter()
-                .any(|event| matches!(event, Event::TurnStarted { .. })),
+        turn_changed: turn_began,
         winners: state.winners().map(<[Seat]>::to_vec),
         deadline: next
             .clock
@@ -344,13 +351,16 @@ pub(super) fn advance(
             .and_then(MatchClock::deadline)
             .map(|(_, deadline)| deadline),
         remind_at: next.clock.as_ref().and_then(MatchClock::reminder_at),
-        outcome: over.then(|| outcome(state.status(), &events)),
+        outcome,
         final_totals: over.then(|| state.totals().to_vec()),
     };
     let append = Append {
         match_id: match_id.to_owned(),
         expected_version: current.version,
         events: stored,
+        notifications: notices::of_change(
+            match_id, current, &next, &events, turn_began, outcome, now,
+        ),
         model,
         kept: None,
         now,

@@ -68,7 +68,7 @@ impl Db {
     }
 
     /// Deletes an account, leaving a tombstone (see migration 0005) so its matches keep their
-    /// history, and every refresh token it had; in one transaction.
+    /// history, and everything else it had; in one transaction.
     pub async fn tombstone_account(&self, id: &str, now: i64) -> Result<(), StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
@@ -80,10 +80,19 @@ impl Db {
             .bind(now)
             .execute(&mut *transaction)
             .await?;
-            sqlx::query("DELETE FROM refresh_tokens WHERE account_id = $1")
-                .bind(id)
-                .execute(&mut *transaction)
-                .await?;
+            // Its tokens, webhooks (their deliveries with them) and notifications go too.
+            for table in [
+                "refresh_tokens",
+                "personal_tokens",
+                "webhooks",
+                "notifications",
+                "match_invitations",
+            ] {
+                sqlx::query(&format!("DELETE FROM {table} WHERE account_id = $1"))
+                    .bind(id)
+                    .execute(&mut *transaction)
+                    .await?;
+            }
             transaction.commit().await?;
             Ok::<_, StoreError>(())
         })

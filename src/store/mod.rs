@@ -9,16 +9,24 @@
 //! - `error`: [`StoreError`], sorted by what a caller can do about it;
 //! - [`accounts`], [`tokens`]: accounts, refresh tokens and signing keys;
 //! - [`matches`]: match rows, seats, secrets, the log's reads and listings;
-//! - [`seating`]: seat changes, each under a lock on its match;
-//! - [`append`]: writing a move (its events, read model and kept response) atomically.
+//! - [`seating`]: seat changes, each under a lock on its match; [`invitations`] to private
+//!   matches;
+//! - [`append`]: writing a move (its events, read model, kept response and notifications)
+//!   atomically;
+//! - [`notifications`]: each account's stream, and the relay that numbers it;
+//! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries.
 
 pub mod accounts;
 pub mod append;
 mod error;
+pub mod invitations;
 pub mod matches;
+pub mod notifications;
+pub mod personal_tokens;
 pub mod seating;
 mod sqlite_file;
 pub mod tokens;
+pub mod webhooks;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

@@ -12,6 +12,7 @@ use sqlx::{Any, Row, Transaction};
 
 use super::append::{self, Append};
 use super::matches::{MATCH_COLUMNS, MatchRow, SeatRow, match_from_row, seat_from_row, seat_of};
+use super::notifications::{self, NewNotification};
 use super::{Backend, Db, StoreError, within};
 use crate::rules::Seat;
 
@@ -157,6 +158,15 @@ impl SeatChange {
         within(
             self.timeout,
             append::append_in(&mut self.transaction, self.backend, append),
+        )
+        .await
+    }
+
+    /// Writes notifications of the change in its transaction.
+    pub async fn notify(&mut self, notifications: &[NewNotification]) -> Result<(), StoreError> {
+        within(
+            self.timeout,
+            notifications::insert(&mut self.transaction, notifications),
         )
         .await
     }

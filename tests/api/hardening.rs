@@ -337,6 +337,7 @@ async fn append_unannounced(app: &TestApp, id: &str) -> i64 {
             final_totals: None,
         },
         kept: None,
+        notifications: Vec::new(),
         now: 1,
     };
     assert!(app.db.append_events(append).await.unwrap());

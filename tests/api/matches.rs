@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use kings_corner::store::StoreError;
 use kings_corner::store::append::{Append, KeptResponse, ReadModel};
 use kings_corner::store::matches::{MatchStatus, StoredEvent};
+use kings_corner::store::notifications::NewNotification;
 
 use crate::helpers::{
     Player, TestApp, assert_problem, full_match, json_of, players, spawn_app, standard_match,
@@ -323,7 +324,9 @@ async fn twenty_clients_racing_on_one_version_get_one_acceptance() {
     );
 }
 
-fn test_append(match_id: &str, expected_version: i64, key: Option<&str>) -> Append {
+/// A made-up append of two events that tells `told` something (the notification's id names
+/// the append).
+fn test_append(match_id: &str, expected_version: i64, key: Option<&str>, told: &str) -> Append {
     Append {
         match_id: match_id.to_owned(),
         expected_version,
@@ -352,8 +355,39 @@ fn test_append(match_id: &str, expected_version: i64, key: Option<&str>) -> Appe
             status: 200,
             body: "{}".to_owned(),
         }),
+        notifications: vec![NewNotification {
+            message_id: test_message(match_id, expected_version, key),
+            account_id: told.to_owned(),
+            kind: "your_turn",
+            data: "{}".to_owned(),
+            created_at: 1,
+        }],
         now: 1,
     }
+}
+
+fn test_message(match_id: &str, expected_version: i64, key: Option<&str>) -> String {
+    format!("test:{match_id}:{expected_version}:{key:?}")
+}
+
+/// The id of the account with this username.
+async fn account_id(app: &TestApp, username: &str) -> String {
+    app.db
+        .account_by_username(username)
+        .await
+        .unwrap()
+        .unwrap()
+        .id
+}
+
+/// The ids of every notification written.
+async fn message_ids(app: &TestApp) -> HashSet<String> {
+    sqlx::query_scalar::<_, String>("SELECT message_id FROM notifications")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap()
+        .into_iter()
+        .collect()
 }
 
 /// Sends every append at once, each from its own task; the outcomes in the appends' order.
@@ -375,6 +409,9 @@ async fn append_at_once(app: &TestApp, appends: Vec<Append>) -> Vec<Result<bool,
 async fn concurrent_appends_keep_their_own_outcomes() {
     let app = spawn_app().await;
     let (ids, mut versions) = started_matches(&app, 10).await;
+    let told = account_id(&app, "player0").await;
+    let test_append =
+        |id: &str, version: i64, key: Option<&str>| test_append(id, version, key, &told);
     // The last match already kept a response under the key "taken".
     let last = ids.len() - 1;
     assert!(
@@ -395,11 +432,29 @@ async fn concurrent_appends_keep_their_own_outcomes() {
     for index in 2..last {
         appends.push(test_append(&ids[index], versions[index], Some("fresh")));
     }
+    let sent: Vec<String> = appends
+        .iter()
+        .map(|append| append.notifications[0].message_id.clone())
+        .collect();
+    let told_before = message_ids(&app).await;
     let written: Vec<bool> = append_at_once(&app, appends)
         .await
         .into_iter()
         .map(Result::unwrap)
         .collect();
+    let told: HashSet<String> = message_ids(&app)
+        .await
+        .difference(&told_before)
+        .cloned()
+        .collect();
+    let expected_told: HashSet<String> = (sent.iter().zip(&written))
+        .filter(|(_, written)| **written)
+        .map(|(id, _)| id.clone())
+        .collect();
+    assert_eq!(
+        told, expected_told,
+        "notifications are written with their append only"
+    );
     assert!(
         written[0] ^ written[1],
         "exactly one of a race wins: {written:?}"
@@ -487,6 +542,9 @@ async fn concurrent_appends_keep_their_own_outcomes() {
 async fn appends_during_a_database_outage_fail_and_write_nothing() {
     let app = spawn_app().await;
     let (ids, versions) = started_matches(&app, 4).await;
+    let told = account_id(&app, "player0").await;
+    let test_append =
+        |id: &str, version: i64, key: Option<&str>| test_append(id, version, key, &told);
     let Some(name) = app.database.postgres_name() else {
         // SQLite: one process owns the file; a closed pool is its outage.
         app.db.pool().close().await;

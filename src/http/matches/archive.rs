@@ -3,7 +3,7 @@
 use actix_web::{get, web};
 
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::AuthUser;
+use crate::http::extract::{Caller, Read};
 use crate::matches::export::MatchExport;
 use crate::matches::{MatchView, Matches, ReplayQuery};
 
@@ -17,18 +17,18 @@ use crate::matches::{MatchView, Matches, ReplayQuery};
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`at` outside 0 … version", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/v1/matches/{id}/replay")]
 pub async fn get_replay(
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Read>,
     id: web::Path<String>,
     query: web::Query<ReplayQuery>,
 ) -> Result<web::Json<MatchView>, ApiError> {
     Ok(web::Json(
         matches
-            .replay(&id, &user.account_id, query.into_inner())
+            .replay(&id, &caller.account_id, query.into_inner())
             .await?,
     ))
 }
@@ -44,13 +44,13 @@ pub async fn get_replay(
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_not_finished`: the secret stays secret until the end", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/v1/matches/{id}/export")]
 pub async fn export_match(
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Read>,
     id: web::Path<String>,
 ) -> Result<web::Json<MatchExport>, ApiError> {
-    Ok(web::Json(matches.export(&id, &user.account_id).await?))
+    Ok(web::Json(matches.export(&id, &caller.account_id).await?))
 }

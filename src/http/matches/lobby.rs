@@ -1,12 +1,15 @@
-//! `POST /v1/matches`, `GET /v1/matches`, `GET /v1/matches/{id}`, `POST …/join`, `POST …/leave`.
+//! `POST /v1/matches`, `GET /v1/matches`, `GET /v1/matches/{id}`, `POST …/join`, `POST …/leave`,
+//! `POST …/invitations`.
 
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, post, web};
 
 use crate::http::body::{Json, OptionalJson};
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::AuthUser;
-use crate::matches::{CreateMatch, JoinMatch, ListQuery, MatchPage, MatchSummary, Matches};
+use crate::http::extract::{Caller, Play, Read};
+use crate::matches::{
+    CreateMatch, Invitation, InvitationView, JoinMatch, ListQuery, MatchPage, MatchSummary, Matches,
+};
 
 /// Create a match; the creator takes seat 0.
 #[utoipa::path(
@@ -16,15 +19,17 @@ use crate::matches::{CreateMatch, JoinMatch, ListQuery, MatchPage, MatchSummary,
         (status = 201, description = "Created", body = MatchSummary),
         (status = 422, description = "Invalid rules (`invalid_rules`, naming the option in `field`) or body", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/v1/matches")]
 pub async fn create_match(
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Play>,
     body: Json<CreateMatch>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = matches.create(&user.account_id, body.into_inner()).await?;
+    let created = matches
+        .create(&caller.account_id, body.into_inner())
+        .await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/matches/{}", created.id)))
         .json(created))
@@ -38,16 +43,16 @@ pub async fn create_match(
         (status = 200, description = "A page", body = MatchPage),
         (status = 422, description = "Bad cursor, limit or filter", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/v1/matches")]
 pub async fn list_matches(
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Read>,
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<MatchPage>, ApiError> {
     Ok(web::Json(
-        matches.list(&user.account_id, query.into_inner()).await?,
+        matches.list(&caller.account_id, query.into_inner()).await?,
     ))
 }
 
@@ -59,15 +64,15 @@ pub async fn list_matches(
         (status = 200, description = "The summary", body = MatchSummary),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/v1/matches/{id}")]
 pub async fn get_match(
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Read>,
     id: web::Path<String>,
 ) -> Result<web::Json<MatchSummary>, ApiError> {
-    Ok(web::Json(matches.summary(&id, &user.account_id).await?))
+    Ok(web::Json(matches.summary(&id, &caller.account_id).await?))
 }
 
 /// Take the lowest free seat; the match starts by itself when every seat is taken. Joining a
@@ -82,18 +87,18 @@ pub async fn get_match(
         (status = 404, description = "No such match, or a wrong invite code", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_full`: every seat is taken, or the match has started", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/v1/matches/{id}/join")]
 pub async fn join_match(
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Play>,
     id: web::Path<String>,
     body: OptionalJson<JoinMatch>,
 ) -> Result<web::Json<MatchSummary>, ApiError> {
     let request = body.0.unwrap_or_default();
     Ok(web::Json(
-        matches.join(&id, &user.account_id, request).await?,
+        matches.join(&id, &caller.account_id, request).await?,
     ))
 }
 
@@ -109,14 +114,48 @@ pub async fn join_match(
         (status = 409, description = "`match_started`: the match is over", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`seat_out`: you have left already", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/v1/matches/{id}/leave")]
 pub async fn leave_match(
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Play>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    matches.leave(&id, &user.account_id).await?;
+    matches.leave(&id, &caller.account_id).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// Invite an account to your private match, waiting for players: they are told (`invited`,
+/// with the invite code) on their notification stream and webhooks. Inviting the same account
+/// again answers the first invitation (200) and tells them nothing twice.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id")),
+    request_body = Invitation,
+    responses(
+        (status = 201, description = "Invited", body = InvitationView),
+        (status = 200, description = "Invited before: the first invitation", body = InvitationView),
+        (status = 403, description = "`not_match_creator`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_not_private`, `match_started`, `already_seated`, `too_many_invitations` (20 a match)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`unknown_username`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["play"]))
+)]
+#[post("/v1/matches/{id}/invitations")]
+pub async fn invite(
+    matches: web::Data<Matches>,
+    caller: Caller<Play>,
+    id: web::Path<String>,
+    body: Json<Invitation>,
+) -> Result<HttpResponse, ApiError> {
+    let (invitation, now) = matches
+        .invite(&id, &caller.account_id, body.into_inner())
+        .await?;
+    let mut response = match now {
+        true => HttpResponse::Created(),
+        false => HttpResponse::Ok(),
+    };
+    Ok(response.json(invitation))
 }

@@ -1,6 +1,6 @@
 //! The match endpoints, one file per concern, each handler a parse → one service call →
 //! respond:
-//! - [`lobby`]: create, list, summary, join, leave;
+//! - [`lobby`]: create, list, summary, join, leave, invite;
 //! - [`play`]: the private view (with `ETag`), moves (with `Idempotency-Key`), claims on late
 //!   seats;
 //! - [`feed`]: the event feed, long-polled or as Server-Sent Events;
@@ -21,6 +21,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(lobby::get_match)
         .service(lobby::join_match)
         .service(lobby::leave_match)
+        .service(lobby::invite)
         .service(play::get_view)
         .service(play::post_move)
         .service(play::claim)

@@ -5,7 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 use crate::http::body::Json;
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::{AuthUser, Idempotency};
+use crate::http::extract::{Caller, Idempotency, Play, Read};
 use crate::matches::{MatchView, Matches, MoveRequest};
 
 /// The caller's private view (a spectator's view of a public match for others). Supports
@@ -19,16 +19,16 @@ use crate::matches::{MatchView, Matches, MoveRequest};
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_not_started`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/v1/matches/{id}/view")]
 pub async fn get_view(
     request: HttpRequest,
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Read>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = matches.view(&id, &user.account_id).await?;
+    let view = matches.view(&id, &caller.account_id).await?;
     // A late seat becomes claimable with no new event: that changes the tag too.
     let claimable = view.clock.as_ref().is_some_and(|clock| clock.claimable);
     let etag = format!(
@@ -81,18 +81,18 @@ fn matches_etag(request: &HttpRequest, etag: &str) -> bool {
         (status = 409, description = "`version_conflict` (with `current_version`) or `match_not_started`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Refused by the rules (the engine's code, e.g. `not_your_turn`, `does_not_fit`, and a sentence), a bad body, or `idempotency_key_reused` with another body", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/v1/matches/{id}/moves")]
 pub async fn post_move(
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Play>,
     id: web::Path<String>,
     Idempotency(key): Idempotency,
     body: Json<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let answer = matches
-        .play(&id, &user.account_id, body.into_inner(), key)
+        .play(&id, &caller.account_id, body.into_inner(), key)
         .await?;
     let mut response = HttpResponse::build(
         actix_web::http::StatusCode::from_u16(answer.status)
@@ -117,13 +117,13 @@ pub async fn post_move(
         (status = 409, description = "`not_claimable` (no clock that takes claims, the deadline has not passed, or it is your own turn), `match_not_started`, or `version_conflict`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`seat_out` (you are out yourself) or `hand_over`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/v1/matches/{id}/claim")]
 pub async fn claim(
     matches: web::Data<Matches>,
-    user: AuthUser,
+    caller: Caller<Play>,
     id: web::Path<String>,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    Ok(web::Json(matches.claim(&id, &user.account_id).await?))
+    Ok(web::Json(matches.claim(&id, &caller.account_id).await?))
 }

@@ -1,8 +1,8 @@
 -- PostgreSQL: every append of a batch in one statement (data-modifying CTEs are atomic). The
--- rows come as three JSON arrays, so the statement is fixed and prepared once per connection
+-- rows come as four JSON arrays, so the statement is fixed and prepared once per connection
 -- whatever the batch holds. A match's row is updated only if it is still at the version its
--- move was decided at; its events and kept response are written only with its row. Returns the
--- matches whose appends were written.
+-- move was decided at; its events, kept response and notifications are written only with its
+-- row. Returns the matches whose appends were written.
 WITH moves AS (
     SELECT * FROM json_to_recordset($1::json) AS m (id TEXT, expected BIGINT, version BIGINT,
         status TEXT, turn_seat BIGINT, turn_changed BOOLEAN, winners TEXT, now BIGINT,
@@ -26,5 +26,12 @@ WITH moves AS (
     FROM json_to_recordset($3::json) AS k (account_id TEXT, match_id TEXT, key TEXT,
         request_hash TEXT, status BIGINT, response TEXT)
     JOIN updated ON updated.id = k.match_id
+), noticed AS (
+    INSERT INTO notifications (message_id, account_id, kind, data, created_at)
+    SELECT n.message_id, n.account_id, n.kind, n.data, updated.now
+    FROM json_to_recordset($4::json) AS n (match_id TEXT, ord BIGINT, message_id TEXT,
+        account_id TEXT, kind TEXT, data TEXT)
+    JOIN updated ON updated.id = n.match_id
+    ORDER BY n.ord
 )
 SELECT id FROM updated

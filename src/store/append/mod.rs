@@ -1,5 +1,5 @@
-//! Writing an accepted move: its events, the read model after them and, when the move came with
-//! an idempotency key, the response kept for retries, all or nothing, and only if the match is
+//! Writing an accepted move: its events, the read model after them, the notifications they cause
+//! and, when the move came with an idempotency key, the response kept for retries, all or nothing, and only if the match is
 //! still at the version the move was decided at. A move that lost that race writes nothing and
 //! is told so (`Ok(false)`), as is one whose events or key a unique constraint refuses.
 //!
@@ -13,6 +13,7 @@ mod sqlite;
 use sqlx::{AnyConnection, Row};
 
 use super::matches::{MatchStatus, Outcome, StoredEvent};
+use super::notifications::NewNotification;
 use super::{Backend, Db, StoreError};
 use crate::rules::Seat;
 pub use postgres::{Batcher, Statistics};
@@ -82,6 +83,8 @@ pub struct Append {
     pub model: ReadModel,
     /// The response to keep, for a move sent with an idempotency key.
     pub kept: Option<KeptResponse>,
+    /// What the move tells the players (written with it: the outbox of their webhooks).
+    pub notifications: Vec<NewNotification>,
     /// Unix seconds.
     pub now: i64,
 }

@@ -1,7 +1,7 @@
 //! PostgreSQL: appends from concurrent moves gathered into one statement (group commit).
 //!
 //! Each accepted move is one append: update the match's row if it is still at the expected
-//! version, insert its events, keep its idempotent response. Alone, each costs a statement,
+//! version, insert its events, keep its idempotent response, write its notifications. Alone, each costs a statement,
 //! a commit and its disk flush. One writer task per process takes every append that queued
 //! while the previous statement ran and writes them all in one statement, so the database
 //! does one commit for many moves. Every append keeps its own outcome: the version check is
@@ -237,6 +237,17 @@ struct EventRecord<'a> {
 }
 
 #[derive(Serialize)]
+struct NotificationRecord<'a> {
+    match_id: &'a str,
+    /// Its order among the batch's notifications: the order they are numbered in.
+    ord: usize,
+    message_id: &'a str,
+    account_id: &'a str,
+    kind: &'a str,
+    data: &'a str,
+}
+
+#[derive(Serialize)]
 struct KeptRecord<'a> {
     account_id: &'a str,
     match_id: &'a str,
@@ -258,6 +269,7 @@ async fn append_together(
     let mut moves = Vec::with_capacity(batch.len());
     let mut events = Vec::new();
     let mut kept = Vec::new();
+    let mut notifications = Vec::new();
     for append in batch {
         moves.push(MoveRecord {
             id: &append.match_id,
@@ -279,6 +291,16 @@ async fn append_together(
             event: &event.event,
             hash: &event.hash,
         }));
+        for notification in &append.notifications {
+            notifications.push(NotificationRecord {
+                match_id: &append.match_id,
+                ord: notifications.len(),
+                message_id: &notification.message_id,
+                account_id: &notification.account_id,
+                kind: notification.kind,
+                data: &notification.data,
+            });
+        }
         if let Some(response) = &append.kept {
             kept.push(KeptRecord {
                 account_id: &response.account_id,
@@ -294,6 +316,7 @@ async fn append_together(
         .bind(to_json(&moves))
         .bind(to_json(&events))
         .bind(to_json(&kept))
+        .bind(to_json(&notifications))
         .fetch_all(&mut *connection)
         .await?;
     Ok(rows.into_iter().map(|(id,)| id).collect())

@@ -42,6 +42,7 @@ pub(super) async fn write(
         events,
         model,
         kept,
+        notifications,
         now,
     } = append;
     let updated = sqlx::query(
@@ -110,5 +111,6 @@ pub(super) async fn write(
         .execute(&mut *connection)
         .await?;
     }
+    crate::store::notifications::insert(connection, notifications).await?;
     Ok(true)
 }

@@ -1,6 +1,7 @@
-//! Live updates: every accepted move announces `(match id, version)`. In one process a
-//! broadcast channel carries it; on PostgreSQL, `NOTIFY` carries it to every other process
-//! on the same database, whose listener re-broadcasts it locally.
+//! Live updates: every accepted move announces `(match id, version)`, and every notification
+//! sequenced into an account's stream `(account topic, seq)` (see [`account_topic`]). In one
+//! process a broadcast channel carries them; on PostgreSQL, `NOTIFY` carries them to every
+//! other process on the same database, whose listener re-broadcasts them locally.
 //!
 //! A process sends its announcements to the others *after* the move has committed, batched,
 //! from one background task. (A `NOTIFY` inside the move's own transaction would be simpler,
@@ -27,19 +28,29 @@ use tokio::sync::{broadcast, mpsc};
 use crate::store::Db;
 
 /// The PostgreSQL channel moves are announced on. A payload is a comma-separated list of
-/// `match-id:version`.
+/// `topic:version`.
 pub const CHANNEL: &str = "kings_corner_events";
 
 /// Most matches whose newest version is remembered; past it the memory is reset (and every
 /// cached state must be checked against the database again).
 const REMEMBERED: usize = 200_000;
 
+/// The longest a waiting long-poll or stream goes without asking the database whether its
+/// topic moved: the bound on the delay a lost announcement causes.
+pub const CATCH_UP: Duration = Duration::from_secs(2);
+
 /// On PostgreSQL, how long a cached state is served without asking the database again.
 pub const TRUSTED_FOR: Duration = Duration::from_secs(10);
 
 /// Announcements per `NOTIFY` (a payload must stay under PostgreSQL's 8,000 bytes; one is at
-/// most 36 + 1 + 19 + 1 bytes).
+/// most 8 + 36 + 1 + 19 + 1 bytes).
 const PER_NOTIFY: usize = 100;
+
+/// The topic an account's notifications are announced on (its newest `seq`). Match ids are
+/// bare UUIDs, so the two kinds of topic never meet.
+pub fn account_topic(account_id: &str) -> String {
+    format!("account:{account_id}")
+}
 
 /// The moment a read from the database began: a state read then is known to be the newest as
 /// of this checkpoint.
@@ -154,6 +165,47 @@ impl Notifier {
         }
         let entry = latest.entry(match_id.to_owned()).or_insert(version);
         *entry = (*entry).max(version);
+    }
+
+    /// Waits until `topic` passes `version` or `wait` runs out. Announcements wake it at once;
+    /// one that never comes (lost while a listener reconnected, or never published by a process
+    /// that died) is made up by asking `newest` (the database) every [`CATCH_UP`]. `newest`
+    /// answering `None` (nothing to wait for any more, or the database failing) ends the wait.
+    pub async fn wait_past<Newest, Asked>(
+        &self,
+        topic: &str,
+        version: i64,
+        wait: Duration,
+        newest: Newest,
+    ) where
+        Newest: Fn() -> Asked,
+        Asked: Future<Output = Option<i64>>,
+    {
+        let mut announcements = self.subscribe();
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            // Asked after subscribing, so a change in between is not missed.
+            if newest().await.is_none_or(|newest| newest > version) {
+                return;
+            }
+            let until = deadline.min(tokio::time::Instant::now() + CATCH_UP);
+            let announced = tokio::time::timeout_at(until, async {
+                loop {
+                    match announcements.recv().await {
+                        Ok((announced, past)) if announced == topic && past > version => return,
+                        Ok(_) => {}
+                        Err(broadcast::error::RecvError::Lagged(_)) => return,
+                        Err(broadcast::error::RecvError::Closed) => {
+                            std::future::pending::<()>().await
+                        }
+                    }
+                }
+            })
+            .await;
+            if announced.is_ok() || tokio::time::Instant::now() >= deadline {
+                return;
+            }
+        }
     }
 
     /// Records a version the database reported, without announcing it.

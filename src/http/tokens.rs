@@ -1,0 +1,76 @@
+//! `POST /v1/me/tokens`, `GET /v1/me/tokens` and `DELETE /v1/me/tokens/{id}`: personal access
+//! tokens.
+
+use actix_web::http::header::{CACHE_CONTROL, LOCATION};
+use actix_web::{HttpResponse, delete, get, post, web};
+
+use super::body::Json;
+use super::error::{ApiError, Problem};
+use super::extract::{AccountScope, Caller};
+use crate::accounts::{Accounts, CreatedToken, NewToken, TokenList};
+
+/// Create a personal access token for a bot, a command-line client or an integration: send it
+/// as `Authorization: Bearer kcp_…`. It may do what its scopes name, never more than the token
+/// creating it. The token is in this answer only; the server keeps a hash.
+#[utoipa::path(
+    tag = "accounts",
+    request_body = NewToken,
+    responses(
+        (status = 201, description = "Created; `token` is shown this once", body = CreatedToken),
+        (status = 403, description = "`insufficient_scope`: a scope asked for that the caller's token lacks", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`too_many_tokens` (50 an account)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_token_request`, naming the field", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["account"]))
+)]
+#[post("/v1/me/tokens")]
+pub async fn create_token(
+    accounts: web::Data<Accounts>,
+    caller: Caller<AccountScope>,
+    body: Json<NewToken>,
+) -> Result<HttpResponse, ApiError> {
+    let created = accounts
+        .create_token(&caller.credentials, body.into_inner())
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((LOCATION, "/v1/me/tokens"))
+        .insert_header((CACHE_CONTROL, "no-store"))
+        .json(created))
+}
+
+/// The caller's personal access tokens, with their scopes and last use (never the tokens).
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "Newest first", body = TokenList),
+    ),
+    security(("bearer" = ["account"]))
+)]
+#[get("/v1/me/tokens")]
+pub async fn list_tokens(
+    accounts: web::Data<Accounts>,
+    caller: Caller<AccountScope>,
+) -> Result<web::Json<TokenList>, ApiError> {
+    Ok(web::Json(accounts.tokens(&caller.account_id).await?))
+}
+
+/// Revoke a personal access token: it stops working at once on this server process, and
+/// within 5 seconds on every other.
+#[utoipa::path(
+    tag = "accounts",
+    params(("id" = String, Path, description = "Token id")),
+    responses(
+        (status = 204, description = "Revoked"),
+        (status = 404, description = "No such token of yours (`not_found`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["account"]))
+)]
+#[delete("/v1/me/tokens/{id}")]
+pub async fn revoke_token(
+    accounts: web::Data<Accounts>,
+    caller: Caller<AccountScope>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    accounts.revoke_token(&caller.account_id, &id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,140 @@
+//! What a match tells its players while they are away: the notices a change causes, each
+//! addressed to the account it concerns, written with the change (see
+//! [`crate::notifications`]).
+//!
+//! - a start: `match_started` to every seat;
+//! - a seat leaving: `seat_out` to every seat but one that resigned (it knows);
+//! - a reminder: `deadline_near` to the seat to move;
+//! - the end: `match_finished` to every seat, with the result;
+//! - then, while the match goes on, `your_turn` to the seat whose turn began;
+//! - before the start, `seat_joined` and `seat_left` to the others waiting.
+
+use super::cache::MatchState;
+use crate::clock::rfc3339;
+use crate::notifications::notice::{
+    DeadlineNear, MatchFinished, MatchStarted, Notice, SeatChanged, SeatOut, YourTurn,
+};
+use crate::rules::{Event, OutReason, Seat, Status};
+use crate::store::matches::{MatchRow, Outcome, SeatRow};
+use crate::store::notifications::NewNotification;
+
+/// The notices of a change from `before` to `after` through `events`, written at `now`.
+/// `turn_began`: whether a turn began (another seat's, or the same seat's again).
+pub(super) fn of_change(
+    match_id: &str,
+    before: &MatchState,
+    after: &MatchState,
+    events: &[Event],
+    turn_began: bool,
+    outcome: Option<Outcome>,
+    now: i64,
+) -> Vec<NewNotification> {
+    let table = &after.table;
+    let every_seat = || (0..table.seat_count()).map(|seat| seat as Seat);
+    let mut notices: Vec<(Seat, Notice)> = Vec::new();
+    if before.state.status() == Status::NotStarted && after.state.status() != Status::NotStarted {
+        notices.extend(every_seat().map(|seat| {
+            let started = MatchStarted {
+                match_id: match_id.to_owned(),
+                version: after.version,
+                seat,
+            };
+            (seat, Notice::MatchStarted(started))
+        }));
+    }
+    for event in events {
+        match event {
+            Event::SeatOut { seat, reason, .. } => {
+                let out = SeatOut {
+                    match_id: match_id.to_owned(),
+                    version: after.version,
+                    seat: *seat,
+                    reason: *reason,
+                };
+                notices.extend(
+                    every_seat()
+                        .filter(|told| !(told == seat && *reason == OutReason::Resign))
+                        .map(|told| (told, Notice::SeatOut(out.clone()))),
+                );
+            }
+            Event::DeadlineNear { seat, deadline } => {
+                let near = DeadlineNear {
+                    match_id: match_id.to_owned(),
+                    version: after.version,
+                    seat: *seat,
+                    deadline: deadline.clone(),
+                };
+                notices.push((*seat, Notice::DeadlineNear(near)));
+            }
+            _ => {}
+        }
+    }
+    if let Some(ended_by) = outcome {
+        let state = &after.state;
+        notices.extend(every_seat().map(|seat| {
+            let finished = MatchFinished {
+                match_id: match_id.to_owned(),
+                version: after.version,
+                seat,
+                ended_by,
+                winners: state.winners().map(<[Seat]>::to_vec).unwrap_or_default(),
+                final_totals: state.totals().to_vec(),
+            };
+            (seat, Notice::MatchFinished(finished))
+        }));
+    }
+    if let Some(seat) = after.state.turn()
+        && turn_began
+        && after.state.status() == Status::Playing
+    {
+        let deadline = after.clock.as_ref().and_then(|clock| clock.deadline());
+        let turn = YourTurn {
+            match_id: match_id.to_owned(),
+            version: after.version,
+            seat,
+            deadline: deadline.map(|(_, deadline)| rfc3339(deadline)),
+        };
+        notices.push((seat, Notice::YourTurn(turn)));
+    }
+    notices
+        .into_iter()
+        .filter_map(|(seat, notice)| {
+            table
+                .account_at(seat)
+                .map(|account_id| notice.to(account_id, now))
+        })
+        .collect()
+}
+
+/// How a waiting match's seats changed.
+#[derive(Clone, Copy)]
+pub(super) enum Seats {
+    Joined,
+    Left,
+}
+
+/// `seat_joined` or `seat_left` to everyone waiting in the match but `username`, who joined or
+/// left; `seats` are the seats after the change.
+pub(super) fn of_seat_change(
+    row: &MatchRow,
+    seats: &[SeatRow],
+    username: &str,
+    change: Seats,
+    now: i64,
+) -> Vec<NewNotification> {
+    let changed = SeatChanged {
+        match_id: row.id.clone(),
+        username: username.to_owned(),
+        seats_taken: seats.len() as u8,
+        seat_count: row.seat_count,
+    };
+    let notice = match change {
+        Seats::Joined => Notice::SeatJoined(changed),
+        Seats::Left => Notice::SeatLeft(changed),
+    };
+    seats
+        .iter()
+        .filter(|seat| seat.username != username)
+        .map(|seat| notice.to(&seat.account_id, now))
+        .collect()
+}

@@ -1,0 +1,68 @@
+//! [`NotificationError`]: why the notification service (the account stream, webhooks) refused
+//! or failed, each refusal with a stable [`NotificationError::code`].
+
+use crate::store::StoreError;
+
+/// Why a notification or webhook operation was refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum NotificationError {
+    /// A query parameter out of its range.
+    #[error("{detail}")]
+    InvalidQuery {
+        /// The parameter at fault.
+        parameter: &'static str,
+        /// Its allowed values, in words.
+        detail: String,
+    },
+    /// A webhook that cannot be registered as asked.
+    #[error("{detail}")]
+    InvalidWebhook {
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong, in words.
+        detail: String,
+    },
+    /// The account has as many webhooks as it may.
+    #[error("An account has at most {0} webhooks: delete one first.")]
+    TooManyWebhooks(usize),
+    /// No such webhook among the caller's.
+    #[error("You have no such webhook.")]
+    WebhookNotFound,
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A stored secret cannot be opened (the key encryption key changed?) or a stored value not
+    /// read back.
+    #[error("{0}")]
+    Corrupt(String),
+}
+
+impl NotificationError {
+    /// The stable, machine-readable code of a refusal.
+    pub fn code(&self) -> &'static str {
+        match self {
+            NotificationError::InvalidQuery { .. } => "invalid_query",
+            NotificationError::InvalidWebhook { .. } => "invalid_webhook",
+            NotificationError::TooManyWebhooks(_) => "too_many_webhooks",
+            NotificationError::WebhookNotFound => "not_found",
+            NotificationError::Store(store) if store.is_unavailable() => "service_unavailable",
+            NotificationError::Store(_) | NotificationError::Corrupt(_) => "internal_error",
+        }
+    }
+
+    /// The request field or parameter at fault, where one is.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            NotificationError::InvalidQuery { parameter, .. } => Some(parameter),
+            NotificationError::InvalidWebhook { field, .. } => Some(field),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn invalid_query(parameter: &'static str, detail: &str) -> NotificationError {
+        NotificationError::InvalidQuery {
+            parameter,
+            detail: detail.to_owned(),
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! The notification service: what each account is told while it is not watching, on an
+//! account-wide stream (long-polled or followed as Server-Sent Events) and by signed webhooks.
+//!
+//! Notifications are written by the services whose changes cause them, in the same
+//! transaction ([`Notice::to`]); the [`relay`] numbers them into each account's stream and
+//! writes the webhook deliveries, which the [`webhooks`] deliverer sends.
+//!
+//! # Layout
+//! - this file: [`Notifications`], the account's stream;
+//! - [`notice`]: the types of notification and their fields;
+//! - `relay`: numbering, fan-out to webhooks, expiry;
+//! - [`webhooks`]: registration, signing, delivery, and the guard on where requests may go;
+//! - [`error`] holds [`NotificationError`].
+
+pub mod error;
+pub mod notice;
+mod relay;
+pub mod webhooks;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::Stream;
+use serde::{Deserialize, Serialize};
+use tokio::sync::Notify;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::auth::sealing::KeyEncryptionKey;
+use crate::clock::Clock;
+use crate::live::{Notifier, account_topic};
+use crate::store::Db;
+pub use error::NotificationError;
+pub use notice::{Notice, Notification};
+use webhooks::{Deliverer, WebhookSettings};
+
+/// Most notifications in one page.
+const MOST_PER_PAGE: i64 = 500;
+
+/// Longest long-poll, in seconds.
+const MAX_WAIT_SECONDS: u64 = 60;
+
+/// How long a stream waits for a notification before it sends a keep-alive.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Wakes a background task before its next look.
+#[derive(Clone, Debug, Default)]
+pub struct Wake(Arc<Notify>);
+
+impl Wake {
+    /// Wakes the task (once, however often it is called before the task looks).
+    pub fn wake(&self) {
+        self.0.notify_one();
+    }
+
+    async fn woken(&self) {
+        self.0.notified().await;
+    }
+}
+
+/// The notification service.
+pub struct Notifications {
+    db: Db,
+    live: Notifier,
+    clock: Arc<dyn Clock>,
+    relay: Wake,
+    deliveries: Wake,
+    settings: NotificationSettings,
+    kek: Option<Arc<KeyEncryptionKey>>,
+}
+
+/// How long notifications are kept, and how webhooks are delivered.
+#[derive(Clone, Debug)]
+pub struct NotificationSettings {
+    /// How long a notification is kept, in seconds (at least 30 days).
+    pub retention_seconds: i64,
+    /// How webhooks are delivered.
+    pub webhooks: WebhookSettings,
+}
+
+/// Where a page of the stream starts, how long to wait, and how much to take.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct NotificationQuery {
+    /// Notifications after this `seq` (default 0: from the oldest kept).
+    pub after: Option<i64>,
+    /// Seconds to wait for a notification when there is none yet (0–60, default 0).
+    pub wait: Option<u64>,
+    /// Most notifications to return, 1–500 (default 100).
+    pub limit: Option<i64>,
+}
+
+/// A page of the account's stream.
+#[derive(Serialize, ToSchema)]
+pub struct NotificationPage {
+    /// Notifications after `after`, oldest first.
+    pub notifications: Vec<Notification>,
+    /// The `seq` of the account's newest notification (0 before the first).
+    pub newest: i64,
+}
+
+/// What a followed stream yields.
+pub enum StreamItem {
+    /// The next notification.
+    Notification(Box<Notification>),
+    /// Nothing new for a while; the connection is still alive.
+    KeepAlive,
+}
+
+impl Notifications {
+    /// The service over `db`; [`Notifications::start`] starts its background work.
+    pub fn new(
+        db: Db,
+        live: Notifier,
+        clock: Arc<dyn Clock>,
+        settings: NotificationSettings,
+        kek: Option<Arc<KeyEncryptionKey>>,
+    ) -> Notifications {
+        Notifications {
+            db,
+            live,
+            clock,
+            relay: Wake::default(),
+            deliveries: Wake::default(),
+            settings,
+            kek,
+        }
+    }
+
+    /// Wakes the relay: a writer of notifications calls it after its commit.
+    pub fn relay(&self) -> Wake {
+        self.relay.clone()
+    }
+
+    /// Starts the relay and the webhook deliverer, for as long as the server runs.
+    pub fn start(&self) {
+        relay::Relay {
+            db: self.db.clone(),
+            live: self.live.clone(),
+            clock: self.clock.clone(),
+            wake: self.relay.clone(),
+            deliveries: self.deliveries.clone(),
+            retention_seconds: self.settings.retention_seconds,
+        }
+        .start();
+        Deliverer::new(
+            self.db.clone(),
+            self.clock.clone(),
+            self.deliveries.clone(),
+            self.settings.webhooks.clone(),
+            self.kek.clone(),
+        )
+        .start();
+    }
+
+    /// A page of the caller's stream after `after`, waiting up to `wait` seconds for a first
+    /// notification when there is none yet.
+    pub async fn page(
+        &self,
+        account_id: &str,
+        query: NotificationQuery,
+    ) -> Result<NotificationPage, NotificationError> {
+        let after = query.after.unwrap_or(0);
+        let wait = query.wait.unwrap_or(0);
+        let limit = query.limit.unwrap_or(100);
+        if after < 0 {
+            return Err(NotificationError::invalid_query(
+                "after",
+                "after is 0 or more",
+            ));
+        }
+        if wait > MAX_WAIT_SECONDS {
+            return Err(NotificationError::invalid_query(
+                "wait",
+                "wait is 0 to 60 seconds",
+            ));
+        }
+        if !(1..=MOST_PER_PAGE).contains(&limit) {
+            return Err(NotificationError::invalid_query(
+                "limit",
+                "limit is 1 to 500",
+            ));
+        }
+        let mut newest = self.db.newest_notification(account_id).await?;
+        if newest <= after && wait > 0 {
+            self.wait_past(account_id, after, Duration::from_secs(wait))
+                .await;
+            newest = self.db.newest_notification(account_id).await?;
+        }
+        let notifications = self.after(account_id, after, limit).await?;
+        Ok(NotificationPage {
+            notifications,
+            newest,
+        })
+    }
+
+    /// The caller's stream after `after` (from now on when `None`), notification by
+    /// notification as they come, with a keep-alive after every quiet 15 seconds. Ends if the
+    /// database fails.
+    pub async fn follow(
+        self: Arc<Self>,
+        account_id: &str,
+        after: Option<i64>,
+    ) -> Result<impl Stream<Item = StreamItem> + use<>, NotificationError> {
+        let after = match after {
+            Some(after) => after,
+            None => self.db.newest_notification(account_id).await?,
+        };
+        let start = Following {
+            notifications: self,
+            account_id: account_id.to_owned(),
+            after,
+            pending: Vec::new(),
+        };
+        Ok(futures_util::stream::unfold(
+            start,
+            |mut following| async move {
+                let item = following.next().await?;
+                Some((item, following))
+            },
+        ))
+    }
+
+    async fn after(
+        &self,
+        account_id: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<Notification>, NotificationError> {
+        Ok(self
+            .db
+            .notifications_after(account_id, after, limit)
+            .await?
+            .into_iter()
+            .filter_map(Notification::decode)
+            .collect())
+    }
+
+    async fn wait_past(&self, account_id: &str, seq: i64, wait: Duration) {
+        self.live
+            .wait_past(&account_topic(account_id), seq, wait, || async {
+                self.db.newest_notification(account_id).await.ok()
+            })
+            .await;
+    }
+}
+
+/// A followed stream between two items.
+struct Following {
+    notifications: Arc<Notifications>,
+    account_id: String,
+    after: i64,
+    /// Read but not yet yielded, newest first.
+    pending: Vec<Notification>,
+}
+
+impl Following {
+    async fn next(&mut self) -> Option<StreamItem> {
+        loop {
+            if let Some(notification) = self.pending.pop() {
+                return Some(StreamItem::Notification(Box::new(notification)));
+            }
+            let mut page = self
+                .notifications
+                .after(&self.account_id, self.after, MOST_PER_PAGE)
+                .await
+                .ok()?;
+            if let Some(last) = page.last() {
+                self.after = last.seq;
+                page.reverse();
+                self.pending = page;
+                continue;
+            }
+            let before = self.after;
+            self.notifications
+                .wait_past(&self.account_id, before, KEEP_ALIVE)
+                .await;
+            let newest = self
+                .notifications
+                .db
+                .newest_notification(&self.account_id)
+                .await
+                .ok()?;
+            if newest <= before {
+                return Some(StreamItem::KeepAlive);
+            }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! What an account is told: the types of notification and their fields, the same on the
+//! account stream and in webhook deliveries.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::clock::rfc3339;
+use crate::rules::{OutReason, Seat};
+use crate::store::matches::Outcome;
+use crate::store::notifications::{NewNotification, StoredNotification};
+
+/// A notification's type and fields: `{"type": "your_turn", "data": {…}}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
+pub enum Notice {
+    /// It is the account's turn.
+    YourTurn(YourTurn),
+    /// A match the account sits in has every seat taken and has started.
+    MatchStarted(MatchStarted),
+    /// A match the account sat in is over.
+    MatchFinished(MatchFinished),
+    /// Someone took a seat in a match the account waits in.
+    SeatJoined(SeatChanged),
+    /// Someone gave up their seat in a match the account waits in.
+    SeatLeft(SeatChanged),
+    /// The creator of a private match invites the account.
+    Invited(Invited),
+    /// The account's turn has a tenth of its time left.
+    DeadlineNear(DeadlineNear),
+    /// A seat left a match the account plays in (resigned, or ran out of time).
+    SeatOut(SeatOut),
+}
+
+/// The types of notification, as webhooks name the ones they want.
+pub const KINDS: [&str; 8] = [
+    "your_turn",
+    "match_started",
+    "match_finished",
+    "seat_joined",
+    "seat_left",
+    "invited",
+    "deadline_near",
+    "seat_out",
+];
+
+/// `your_turn`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "version": 14, "seat": 1, "deadline": "2026-12-01T18:00:00Z"}))]
+pub struct YourTurn {
+    /// The match.
+    pub match_id: String,
+    /// Its version: the `expected_version` of the next move.
+    pub version: i64,
+    /// The account's seat.
+    pub seat: Seat,
+    /// With a clock: when the turn runs out (RFC 3339).
+    pub deadline: Option<String>,
+}
+
+/// `match_started`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct MatchStarted {
+    /// The match.
+    pub match_id: String,
+    /// Its version after the deal.
+    pub version: i64,
+    /// The account's seat.
+    pub seat: Seat,
+}
+
+/// `match_finished`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct MatchFinished {
+    /// The match.
+    pub match_id: String,
+    /// Its final version.
+    pub version: i64,
+    /// The account's seat.
+    pub seat: Seat,
+    /// `finished`, `resigned`, `timeout` or `aborted`.
+    pub ended_by: Outcome,
+    /// The seats that share the win (none for an aborted match).
+    pub winners: Vec<Seat>,
+    /// Each seat's final total.
+    pub final_totals: Vec<u32>,
+}
+
+/// `seat_joined` and `seat_left`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SeatChanged {
+    /// The match.
+    pub match_id: String,
+    /// Who joined or left.
+    pub username: String,
+    /// Seats taken now.
+    pub seats_taken: u8,
+    /// Seats at the table.
+    pub seat_count: u8,
+}
+
+/// `invited`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Invited {
+    /// The private match.
+    pub match_id: String,
+    /// Who invites (the match's creator).
+    pub invited_by: String,
+    /// The code to join with: `POST /v1/matches/{id}/join` with `invite_code`.
+    pub invite_code: String,
+    /// Seats at the table.
+    pub seat_count: u8,
+}
+
+/// `deadline_near`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct DeadlineNear {
+    /// The match.
+    pub match_id: String,
+    /// Its version.
+    pub version: i64,
+    /// The account's seat.
+    pub seat: Seat,
+    /// When the turn runs out (RFC 3339).
+    pub deadline: String,
+}
+
+/// `seat_out`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SeatOut {
+    /// The match.
+    pub match_id: String,
+    /// Its version after the seat left.
+    pub version: i64,
+    /// The seat that left.
+    pub seat: Seat,
+    /// `resign` or `timeout`.
+    pub reason: OutReason,
+}
+
+impl Notice {
+    /// Its type's name (the serialised tag: one name, in one place).
+    pub fn kind(&self) -> &'static str {
+        let tagged = serde_json::to_value(self).expect("notices serialise");
+        KINDS
+            .into_iter()
+            .find(|kind| tagged["type"] == *kind)
+            .expect("every type of notice is in KINDS")
+    }
+
+    /// The notice for `account_id`, to be written at `now` with what causes it.
+    pub fn to(&self, account_id: &str, now: i64) -> NewNotification {
+        let mut tagged = serde_json::to_value(self).expect("notices serialise");
+        NewNotification {
+            message_id: format!("msg_{}", uuid::Uuid::new_v4().simple()),
+            account_id: account_id.to_owned(),
+            kind: self.kind(),
+            data: tagged["data"].take().to_string(),
+            created_at: now,
+        }
+    }
+}
+
+/// A notification of the account's stream.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "seq": 7, "id": "msg_2f1c8e0d9b7a4c6e8f0a1b2c3d4e5f60", "timestamp": "2026-11-30T09:15:00Z",
+    "type": "your_turn",
+    "data": {"match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "version": 14, "seat": 1, "deadline": null}
+}))]
+pub struct Notification {
+    /// Its place in the account's stream: 1, 2, 3, … with no gaps (a jump means the ones
+    /// between have expired).
+    pub seq: i64,
+    /// Unique; the `webhook-id` of its deliveries, for receivers to drop duplicates.
+    pub id: String,
+    /// When it happened (RFC 3339).
+    pub timestamp: String,
+    /// Its type and fields.
+    #[serde(flatten)]
+    pub notice: Notice,
+}
+
+impl Notification {
+    /// A stored notification read back; `None` if it does not decode (a bug, logged).
+    pub fn decode(stored: StoredNotification) -> Option<Notification> {
+        let data = serde_json::from_str::<serde_json::Value>(&stored.data).ok()?;
+        let notice = serde_json::json!({"type": stored.kind, "data": data});
+        match serde_json::from_value(notice) {
+            Ok(notice) => Some(Notification {
+                seq: stored.seq,
+                id: stored.message_id,
+                timestamp: rfc3339(stored.created_at),
+                notice,
+            }),
+            Err(error) => {
+                tracing::error!(%error, kind = stored.kind, "a stored notification does not decode");
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_written_reads_back_the_same() {
+        let notice = Notice::YourTurn(YourTurn {
+            match_id: "m".into(),
+            version: 3,
+            seat: 1,
+            deadline: Some("2026-12-01T00:00:00Z".into()),
+        });
+        let written = notice.to("account", 100);
+        assert_eq!(written.kind, "your_turn");
+        let read = Notification::decode(StoredNotification {
+            seq: 1,
+            message_id: written.message_id.clone(),
+            kind: written.kind.to_owned(),
+            data: written.data,
+            created_at: 100,
+        })
+        .unwrap();
+        assert_eq!(read.notice, notice);
+        let json = serde_json::to_value(&read).unwrap();
+        assert_eq!(json["type"], "your_turn");
+        assert_eq!(json["data"]["seat"], 1);
+        assert_eq!(json["seq"], 1);
+    }
+}

@@ -1,0 +1,290 @@
+//! The deliverer: a background task in every server process that sends webhook deliveries.
+//!
+//! It claims due webhooks (a lease; see [`crate::store::webhooks`]), sends each one's pending
+//! deliveries oldest first, and records every attempt. A failure stops that webhook's queue
+//! until a retry, after an exponential backoff with jitter; once no attempt has succeeded for
+//! the retry window (at least 24 hours), the webhook is disabled with the reason.
+//!
+//! Delivery is at least once: a process that dies after sending and before recording leaves
+//! the delivery pending, and once its lease runs out another process sends it again, with the
+//! same `webhook-id` for the receiver to drop.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::redirect::Policy;
+
+use super::address::{GuardedResolver, refused_literal};
+use super::signing::SigningSecret;
+use super::{WebhookSettings, open_secret};
+use crate::auth::sealing::KeyEncryptionKey;
+use crate::clock::Clock;
+use crate::notifications::{Notification, Wake};
+use crate::store::Db;
+use crate::store::webhooks::{AttemptOutcome, AttemptRow, Outgoing, WebhookRow};
+
+/// How often the deliverer looks for retries that came due.
+const LOOK_EVERY: Duration = Duration::from_secs(1);
+
+/// Most webhooks one process works on at once.
+const CLAIM: i64 = 16;
+
+/// The first retry waits about this long; each next one twice as long, up to [`LONGEST_WAIT`].
+const FIRST_WAIT_SECONDS: i64 = 10;
+const LONGEST_WAIT_SECONDS: i64 = 3600;
+
+/// Sends webhook deliveries.
+pub(in crate::notifications) struct Deliverer {
+    db: Db,
+    clock: Arc<dyn Clock>,
+    wake: Wake,
+    settings: WebhookSettings,
+    kek: Option<Arc<KeyEncryptionKey>>,
+    client: reqwest::Client,
+}
+
+impl Deliverer {
+    pub(in crate::notifications) fn new(
+        db: Db,
+        clock: Arc<dyn Clock>,
+        wake: Wake,
+        settings: WebhookSettings,
+        kek: Option<Arc<KeyEncryptionKey>>,
+    ) -> Deliverer {
+        let client = reqwest::Client::builder()
+            .redirect(Policy::none())
+            // A proxy would resolve names itself, past the guard.
+            .no_proxy()
+            .dns_resolver(Arc::new(GuardedResolver::new(
+                settings.allowed_networks.clone(),
+            )))
+            .timeout(settings.timeout)
+            .connect_timeout(settings.timeout.min(Duration::from_secs(5)))
+            .user_agent(concat!("kings-corner-webhooks/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .expect("the webhook client builds");
+        Deliverer {
+            db,
+            clock,
+            wake,
+            settings,
+            kek,
+            client,
+        }
+    }
+
+    /// Runs for as long as the server runs.
+    pub(in crate::notifications) fn start(self) {
+        let deliverer = Arc::new(self);
+        tokio::spawn(async move {
+            loop {
+                let _ = tokio::time::timeout(LOOK_EVERY, deliverer.wake.woken()).await;
+                deliverer.round().await;
+            }
+        });
+    }
+
+    /// A lease outlasts the work done under it: it is given up at the end, and work stops
+    /// early enough to fit.
+    fn lease(&self) -> Duration {
+        self.settings.timeout * 2 + Duration::from_secs(30)
+    }
+
+    /// Claims the due webhooks and works through each one's queue, all at once.
+    async fn round(self: &Arc<Self>) {
+        let now = self.clock.now();
+        let lease_until = now + self.lease().as_secs() as i64;
+        let claimed = match self.db.claim_due_webhooks(now, lease_until, CLAIM).await {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::warn!(%error, "could not claim webhook deliveries");
+                return;
+            }
+        };
+        let work = claimed.into_iter().map(|webhook| {
+            let deliverer = self.clone();
+            tokio::spawn(async move { deliverer.work_through(webhook).await })
+        });
+        for done in futures_util::future::join_all(work).await {
+            if let Err(error) = done {
+                tracing::error!(%error, "a webhook delivery task failed");
+            }
+        }
+    }
+
+    /// Sends a claimed webhook's pending deliveries in order until one fails, none is left, or
+    /// the lease would run out; then gives the lease up.
+    async fn work_through(&self, mut webhook: WebhookRow) {
+        let claimed_at = Instant::now();
+        let secret = match open_secret(&webhook.secret, self.kek.as_deref()) {
+            Ok(secret) => secret,
+            Err(error) => {
+                tracing::error!(webhook = %webhook.id, %error, "a webhook's secret cannot be opened");
+                return;
+            }
+        };
+        while claimed_at.elapsed() + self.settings.timeout * 2 < self.lease() {
+            let outgoing = match self.db.next_delivery(&webhook.id).await {
+                Ok(Some(outgoing)) => outgoing,
+                Ok(None) => break,
+                Err(error) => {
+                    tracing::warn!(%error, "could not read a webhook delivery");
+                    break;
+                }
+            };
+            let attempt = self.send(&webhook, &secret, &outgoing).await;
+            let delivered = attempt.error.is_none();
+            let outcome = self.outcome(&mut webhook, &outgoing, &attempt);
+            if let Err(error) = self
+                .db
+                .record_attempt(&webhook.id, outgoing.delivery_id, &attempt, &outcome)
+                .await
+            {
+                // Left pending: sent again once the lease runs out.
+                tracing::warn!(%error, "could not record a webhook delivery");
+                return;
+            }
+            if !delivered {
+                break;
+            }
+        }
+        if let Err(error) = self.db.release_webhook(&webhook.id).await {
+            tracing::warn!(%error, "could not release a webhook");
+        }
+    }
+
+    /// One attempt: the notification, signed, posted to the webhook's URL.
+    async fn send(
+        &self,
+        webhook: &WebhookRow,
+        secret: &SigningSecret,
+        outgoing: &Outgoing,
+    ) -> AttemptRow {
+        let attempted_at = self.clock.now();
+        let started = Instant::now();
+        let outcome = self.post(webhook, secret, outgoing, attempted_at).await;
+        let (status_code, error) = match outcome {
+            Ok(status) if (200..300).contains(&status) => (Some(i64::from(status)), None),
+            Ok(status) if (300..400).contains(&status) => (
+                Some(i64::from(status)),
+                Some(format!("answered {status}: redirects are not followed")),
+            ),
+            Ok(status) => (Some(i64::from(status)), Some(format!("answered {status}"))),
+            Err(error) => (None, Some(error)),
+        };
+        AttemptRow {
+            attempted_at,
+            status_code,
+            error,
+            duration_ms: started.elapsed().as_millis() as i64,
+        }
+    }
+
+    /// The status the receiver answered, or why there was none.
+    async fn post(
+        &self,
+        webhook: &WebhookRow,
+        secret: &SigningSecret,
+        outgoing: &Outgoing,
+        timestamp: i64,
+    ) -> Result<u16, String> {
+        let url = reqwest::Url::parse(&webhook.url).map_err(|error| error.to_string())?;
+        if let Some(address) = refused_literal(&url, &self.settings.allowed_networks) {
+            return Err(format!(
+                "{address} is not a public address, and the server's operator has not allowed it"
+            ));
+        }
+        let notification = Notification::decode(outgoing.notification.clone())
+            .ok_or("the notification cannot be read back")?;
+        let body = serde_json::to_string(&notification).expect("notifications serialise");
+        let id = &outgoing.notification.message_id;
+        let response = self
+            .client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("webhook-id", id)
+            .header("webhook-timestamp", timestamp.to_string())
+            .header("webhook-signature", secret.sign(id, timestamp, &body))
+            .body(body)
+            .send()
+            .await
+            .map_err(|error| describe(&error, self.settings.timeout))?;
+        Ok(response.status().as_u16())
+    }
+
+    /// What follows a recorded attempt: nothing more for a success; for a failure, a retry,
+    /// or disabling the webhook once it has failed for the whole retry window.
+    fn outcome(
+        &self,
+        webhook: &mut WebhookRow,
+        outgoing: &Outgoing,
+        attempt: &AttemptRow,
+    ) -> AttemptOutcome {
+        let Some(error) = &attempt.error else {
+            webhook.failing_since = None;
+            return AttemptOutcome::Delivered;
+        };
+        let now = attempt.attempted_at;
+        let failing_since = *webhook.failing_since.get_or_insert(now);
+        if now - failing_since >= self.settings.retry_window_seconds {
+            return AttemptOutcome::Disable {
+                reason: format!(
+                    "No delivery succeeded for {} hours; the last attempt: {error}.",
+                    (now - failing_since) / 3600
+                ),
+            };
+        }
+        AttemptOutcome::Retry {
+            retry_at: now + backoff(outgoing.attempts + 1),
+        }
+    }
+}
+
+/// Seconds before the retry after the `failures`-th failed attempt: exponential from
+/// [`FIRST_WAIT_SECONDS`] up to [`LONGEST_WAIT_SECONDS`], each drawn between half and all of
+/// that (jitter, so that receivers coming back are not hit by every retry at once).
+fn backoff(failures: i64) -> i64 {
+    let doubled = FIRST_WAIT_SECONDS.saturating_mul(1 << (failures - 1).clamp(0, 20));
+    let ceiling = doubled.min(LONGEST_WAIT_SECONDS);
+    let draw = u64::from_le_bytes(crate::random::bytes::<8>()) % (ceiling as u64 / 2 + 1);
+    ceiling / 2 + draw as i64
+}
+
+/// A failed request in a few words, with its cause (never the URL's query: it may hold a
+/// receiver's token).
+fn describe(error: &reqwest::Error, timeout: Duration) -> String {
+    if error.is_timeout() {
+        return format!("no answer within {} s", timeout.as_secs_f32());
+    }
+    let mut text = if error.is_connect() {
+        "could not connect".to_owned()
+    } else {
+        "the request failed".to_owned()
+    };
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_back_off_exponentially_with_jitter_up_to_an_hour() {
+        for _ in 0..200 {
+            let first = backoff(1);
+            assert!((5..=10).contains(&first), "{first}");
+            let fourth = backoff(4);
+            assert!((40..=80).contains(&fourth), "{fourth}");
+            let late = backoff(30);
+            assert!((1800..=3600).contains(&late), "{late}");
+        }
+        let draws: std::collections::HashSet<i64> = (0..50).map(|_| backoff(8)).collect();
+        assert!(draws.len() > 10, "jittered: {draws:?}");
+    }
+}

@@ -1,0 +1,326 @@
+//! The `notifications` table: what each account is told, and the relay that gives each
+//! notification its place in its account's stream (see migration 0007).
+//!
+//! A notification is inserted in the transaction of what causes it, without a place (`seq`).
+//! [`Db::relay_notifications`] then numbers the waiting ones per account, from the account's
+//! counter, and writes the webhook deliveries they cause, in one transaction. One relay runs at
+//! a time (on PostgreSQL under an advisory lock, across every server process), so a
+//! notification is numbered once, and the notifications of one match, committed one after the
+//! other, are numbered in that order.
+
+use std::collections::BTreeMap;
+
+use sqlx::{AnyConnection, Row};
+
+use super::{Backend, Db, StoreError};
+
+/// The advisory lock the relays of every server process take in turn (PostgreSQL).
+const RELAY_LOCK: i64 = 0x6b63_7265_6c61_7900; // "kcrelay\0"
+
+/// A notification to write, in the transaction of what causes it.
+#[derive(Clone, Debug)]
+pub struct NewNotification {
+    /// Its public id (the `webhook-id` of its deliveries).
+    pub message_id: String,
+    /// Who is told.
+    pub account_id: String,
+    /// Its type (`your_turn`, …).
+    pub kind: &'static str,
+    /// Its fields (JSON).
+    pub data: String,
+    /// Unix seconds.
+    pub created_at: i64,
+}
+
+/// A notification in its account's stream.
+#[derive(Clone, Debug)]
+pub struct StoredNotification {
+    /// Its place in the account's stream, from 1.
+    pub seq: i64,
+    /// Its public id.
+    pub message_id: String,
+    /// Its type.
+    pub kind: String,
+    /// Its fields (JSON).
+    pub data: String,
+    /// Unix seconds.
+    pub created_at: i64,
+}
+
+/// What one run of the relay did.
+#[derive(Debug, Default)]
+pub struct Relayed {
+    /// Notifications numbered.
+    pub notifications: usize,
+    /// Each account told something, with its newest `seq`.
+    pub accounts: Vec<(String, i64)>,
+    /// Webhook deliveries written.
+    pub deliveries: u64,
+}
+
+/// Writes notifications inside the caller's transaction (one statement).
+pub(super) async fn insert(
+    connection: &mut AnyConnection,
+    notifications: &[NewNotification],
+) -> Result<(), StoreError> {
+    if notifications.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<String> = (0..notifications.len())
+        .map(|index| {
+            let base = index * 5;
+            format!(
+                "(${}, ${}, ${}, ${}, ${})",
+                base + 1,
+                base + 2,
+                base + 3,
+                base + 4,
+                base + 5
+            )
+        })
+        .collect();
+    let sql = format!(
+        "INSERT INTO notifications (message_id, account_id, kind, data, created_at) VALUES {}",
+        rows.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for notification in notifications {
+        query = query
+            .bind(&notification.message_id)
+            .bind(&notification.account_id)
+            .bind(notification.kind)
+            .bind(&notification.data)
+            .bind(notification.created_at);
+    }
+    query.execute(&mut *connection).await?;
+    Ok(())
+}
+
+impl Db {
+    /// Writes notifications in a transaction of their own.
+    pub async fn insert_notifications(
+        &self,
+        notifications: &[NewNotification],
+    ) -> Result<(), StoreError> {
+        self.timed(async {
+            let mut transaction = self.begin_write().await?;
+            insert(&mut transaction, notifications).await?;
+            transaction.commit().await?;
+            Ok::<_, StoreError>(())
+        })
+        .await
+        .map_err(StoreError::of_write)
+    }
+
+    /// Whether any notification waits for the relay (a cheap look, without its lock).
+    pub async fn notifications_waiting(&self) -> Result<bool, StoreError> {
+        let row = self
+            .timed(
+                sqlx::query("SELECT id FROM notifications WHERE seq IS NULL LIMIT 1")
+                    .fetch_optional(self.pool()),
+            )
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// Numbers up to `limit` waiting notifications, oldest first, each in its account's stream,
+    /// and writes the deliveries they cause to the account's webhooks that want them; in one
+    /// transaction, one relay at a time.
+    pub async fn relay_notifications(&self, limit: i64, now: i64) -> Result<Relayed, StoreError> {
+        self.timed(async {
+            let mut transaction = self.begin_write().await?;
+            if self.backend() == Backend::Postgres {
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(RELAY_LOCK)
+                    .execute(&mut *transaction)
+                    .await?;
+            }
+            let waiting = sqlx::query(
+                "SELECT id, account_id FROM notifications WHERE seq IS NULL ORDER BY id LIMIT $1",
+            )
+            .bind(limit)
+            .fetch_all(&mut *transaction)
+            .await?;
+            if waiting.is_empty() {
+                return Ok::<_, StoreError>(Relayed::default());
+            }
+            let mut by_account: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+            for row in &waiting {
+                by_account
+                    .entry(row.try_get("account_id")?)
+                    .or_default()
+                    .push(row.try_get("id")?);
+            }
+            let newest = advance_counters(&mut transaction, &by_account).await?;
+            let mut places = Vec::with_capacity(waiting.len());
+            for (account_id, ids) in &by_account {
+                let last = newest[account_id];
+                let first = last - ids.len() as i64 + 1;
+                places.extend(ids.iter().zip(first..).map(|(id, seq)| (*id, seq)));
+            }
+            number(&mut transaction, &places).await?;
+            let ids: Vec<i64> = places.iter().map(|(id, _)| *id).collect();
+            let deliveries = fan_out(&mut transaction, &ids, now).await?;
+            transaction.commit().await?;
+            Ok(Relayed {
+                notifications: ids.len(),
+                accounts: newest.into_iter().collect(),
+                deliveries,
+            })
+        })
+        .await
+        .map_err(StoreError::of_write)
+    }
+
+    /// Up to `limit` notifications of an account's stream after `after`, in order.
+    pub async fn notifications_after(
+        &self,
+        account_id: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<StoredNotification>, StoreError> {
+        let rows = self
+            .timed(
+                sqlx::query(
+                    "SELECT seq, message_id, kind, data, created_at FROM notifications \
+                     WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                )
+                .bind(account_id)
+                .bind(after)
+                .bind(limit)
+                .fetch_all(self.pool()),
+            )
+            .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(StoredNotification {
+                    seq: row.try_get("seq")?,
+                    message_id: row.try_get("message_id")?,
+                    kind: row.try_get("kind")?,
+                    data: row.try_get("data")?,
+                    created_at: row.try_get("created_at")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// The `seq` of an account's newest notification (0 before the first).
+    pub async fn newest_notification(&self, account_id: &str) -> Result<i64, StoreError> {
+        let row = self
+            .timed(
+                sqlx::query("SELECT notification_seq FROM accounts WHERE id = $1")
+                    .bind(account_id)
+                    .fetch_optional(self.pool()),
+            )
+            .await?;
+        Ok(match row {
+            Some(row) => row.try_get("notification_seq")?,
+            None => 0,
+        })
+    }
+
+    /// Deletes up to `limit` notifications written before `before` (and their deliveries).
+    /// Returns how many went.
+    pub async fn forget_notifications(&self, before: i64, limit: i64) -> Result<u64, StoreError> {
+        let deleted = self
+            .timed(
+                sqlx::query(
+                    "DELETE FROM notifications WHERE id IN \
+                     (SELECT id FROM notifications WHERE created_at < $1 AND seq IS NOT NULL LIMIT $2)",
+                )
+                .bind(before)
+                .bind(limit)
+                .execute(self.pool()),
+            )
+            .await?;
+        Ok(deleted.rows_affected())
+    }
+}
+
+/// Moves each account's counter on by its number of notifications; the counters after.
+async fn advance_counters(
+    connection: &mut AnyConnection,
+    by_account: &BTreeMap<String, Vec<i64>>,
+) -> Result<BTreeMap<String, i64>, StoreError> {
+    let mut cases = Vec::new();
+    let mut ids = Vec::new();
+    for index in 0..by_account.len() {
+        cases.push(format!("WHEN ${} THEN ${}", 2 * index + 1, 2 * index + 2));
+        ids.push(format!("${}", 2 * index + 1));
+    }
+    let sql = format!(
+        "UPDATE accounts SET notification_seq = notification_seq + CASE id {} END \
+         WHERE id IN ({}) RETURNING id, notification_seq",
+        cases.join(" "),
+        ids.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for (account_id, notifications) in by_account {
+        query = query.bind(account_id).bind(notifications.len() as i64);
+    }
+    let mut newest = BTreeMap::new();
+    for row in query.fetch_all(&mut *connection).await? {
+        newest.insert(row.try_get("id")?, row.try_get("notification_seq")?);
+    }
+    if newest.len() != by_account.len() {
+        return Err(StoreError::Corrupt(
+            "a notification for an account that does not exist".into(),
+        ));
+    }
+    Ok(newest)
+}
+
+/// Gives each notification its place: `(id, seq)` pairs, in one statement.
+async fn number(connection: &mut AnyConnection, places: &[(i64, i64)]) -> Result<(), StoreError> {
+    let mut cases = Vec::new();
+    let mut ids = Vec::new();
+    for index in 0..places.len() {
+        cases.push(format!("WHEN ${} THEN ${}", 2 * index + 1, 2 * index + 2));
+        ids.push(format!("${}", 2 * index + 1));
+    }
+    let sql = format!(
+        "UPDATE notifications SET seq = CASE id {} END WHERE id IN ({})",
+        cases.join(" "),
+        ids.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for (id, seq) in places {
+        query = query.bind(*id).bind(*seq);
+    }
+    query.execute(&mut *connection).await?;
+    Ok(())
+}
+
+/// Writes a delivery of each notification to every enabled webhook of its account that wants
+/// its type, in stream order, and marks those webhooks due. Returns the deliveries written.
+async fn fan_out(connection: &mut AnyConnection, ids: &[i64], now: i64) -> Result<u64, StoreError> {
+    let list: Vec<String> = (0..ids.len())
+        .map(|index| format!("${}", index + 2))
+        .collect();
+    let list = list.join(", ");
+    let sql = format!(
+        "INSERT INTO webhook_deliveries (webhook_id, notification_id, state, attempts, created_at) \
+         SELECT w.id, n.id, 'pending', 0, $1 FROM notifications n \
+         JOIN webhooks w ON w.account_id = n.account_id AND w.disabled_at IS NULL \
+         JOIN webhook_kinds k ON k.webhook_id = w.id AND k.kind = n.kind \
+         WHERE n.id IN ({list}) ORDER BY n.account_id, n.seq"
+    );
+    let mut query = sqlx::query(&sql).bind(now);
+    for id in ids {
+        query = query.bind(*id);
+    }
+    let written = query.execute(&mut *connection).await?.rows_affected();
+    if written > 0 {
+        let sql = format!(
+            "UPDATE webhooks SET next_attempt_at = COALESCE(next_attempt_at, $1) WHERE id IN \
+             (SELECT webhook_id FROM webhook_deliveries WHERE notification_id IN ({list}))"
+        );
+        let mut query = sqlx::query(&sql).bind(now);
+        for id in ids {
+            query = query.bind(*id);
+        }
+        query.execute(&mut *connection).await?;
+    }
+    Ok(written)
+}

@@ -1,0 +1,131 @@
+//! The `personal_tokens` table: long-lived tokens for bots and integrations (see migration
+//! 0007). Only a token's hash is stored.
+
+use sqlx::Row;
+
+use super::{Db, StoreError};
+
+/// A stored personal access token.
+#[derive(Clone, Debug)]
+pub struct PersonalToken {
+    /// UUID.
+    pub id: String,
+    /// Whose it is.
+    pub account_id: String,
+    /// Its owner's name for it.
+    pub name: String,
+    /// Hex SHA-256 of the token.
+    pub token_hash: String,
+    /// Its scopes, space-separated.
+    pub scopes: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// When it stops working (Unix seconds); `None`: when revoked.
+    pub expires_at: Option<i64>,
+    /// When it was last used (to the minute).
+    pub last_used_at: Option<i64>,
+}
+
+const COLUMNS: &str =
+    "id, account_id, name, token_hash, scopes, created_at, expires_at, last_used_at";
+
+fn from_row(row: &sqlx::any::AnyRow) -> Result<PersonalToken, sqlx::Error> {
+    Ok(PersonalToken {
+        id: row.try_get("id")?,
+        account_id: row.try_get("account_id")?,
+        name: row.try_get("name")?,
+        token_hash: row.try_get("token_hash")?,
+        scopes: row.try_get("scopes")?,
+        created_at: row.try_get("created_at")?,
+        expires_at: row.try_get("expires_at")?,
+        last_used_at: row.try_get("last_used_at")?,
+    })
+}
+
+impl Db {
+    /// Stores a new token.
+    pub async fn insert_personal_token(&self, token: &PersonalToken) -> Result<(), StoreError> {
+        self.timed(
+            sqlx::query(&format!(
+                "INSERT INTO personal_tokens ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            ))
+            .bind(&token.id)
+            .bind(&token.account_id)
+            .bind(&token.name)
+            .bind(&token.token_hash)
+            .bind(&token.scopes)
+            .bind(token.created_at)
+            .bind(token.expires_at)
+            .bind(token.last_used_at)
+            .execute(self.pool()),
+        )
+        .await
+        .map_err(StoreError::of_write)?;
+        Ok(())
+    }
+
+    /// The token with this hash.
+    pub async fn personal_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<PersonalToken>, StoreError> {
+        let row = self
+            .timed(
+                sqlx::query(&format!(
+                    "SELECT {COLUMNS} FROM personal_tokens WHERE token_hash = $1"
+                ))
+                .bind(token_hash)
+                .fetch_optional(self.pool()),
+            )
+            .await?;
+        Ok(row.as_ref().map(from_row).transpose()?)
+    }
+
+    /// An account's tokens, newest first.
+    pub async fn personal_tokens_of(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<PersonalToken>, StoreError> {
+        let rows = self
+            .timed(
+                sqlx::query(&format!(
+                    "SELECT {COLUMNS} FROM personal_tokens WHERE account_id = $1 \
+                     ORDER BY created_at DESC, id"
+                ))
+                .bind(account_id)
+                .fetch_all(self.pool()),
+            )
+            .await?;
+        Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Deletes one of an account's tokens; whether it existed.
+    pub async fn delete_personal_token(
+        &self,
+        account_id: &str,
+        id: &str,
+    ) -> Result<bool, StoreError> {
+        let deleted = self
+            .timed(
+                sqlx::query("DELETE FROM personal_tokens WHERE account_id = $1 AND id = $2")
+                    .bind(account_id)
+                    .bind(id)
+                    .execute(self.pool()),
+            )
+            .await
+            .map_err(StoreError::of_write)?;
+        Ok(deleted.rows_affected() == 1)
+    }
+
+    /// Records that a token was used now.
+    pub async fn touch_personal_token(&self, id: &str, now: i64) -> Result<(), StoreError> {
+        self.timed(
+            sqlx::query("UPDATE personal_tokens SET last_used_at = $2 WHERE id = $1")
+                .bind(id)
+                .bind(now)
+                .execute(self.pool()),
+        )
+        .await?;
+        Ok(())
+    }
+}
