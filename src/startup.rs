@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::dev::Server;
-use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, middleware, web};
 use tracing_actix_web::TracingLogger;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
@@ -127,7 +127,8 @@ impl Application {
                 .app_data(notifications.clone())
                 .configure(http::configure)
                 .split_for_parts();
-            app.wrap_fn(http::headers::add)
+            app.wrap(middleware::from_fn(http::authenticate::authenticate))
+                .wrap_fn(http::headers::add)
                 .wrap(TracingLogger::<RequestLog>::new())
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api.clone()))
                 .route(

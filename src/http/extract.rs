@@ -3,11 +3,11 @@
 use std::future::{Ready, ready};
 use std::marker::PhantomData;
 
-use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
-use futures_util::future::LocalBoxFuture;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, dev::Payload};
 
+use super::authenticate::Authenticated;
 use super::error::ApiError;
-use crate::accounts::{Accounts, Credentials};
+use crate::accounts::{AccountError, Credentials};
 use crate::auth::Scope;
 use crate::matches::IdempotencyKey;
 
@@ -41,7 +41,9 @@ impl Needs for AccountScope {
 }
 
 /// Who the request's `Authorization: Bearer` token (an access token or a personal access
-/// token) speaks for, once it is found valid, of a living account, and holding `S`'s scope.
+/// token) speaks for, once it was found valid, of a living account (by
+/// [`super::authenticate`], before any extractor runs), and holding `S`'s scope. Refusals
+/// about the token come before any about the request's body.
 #[derive(Debug)]
 pub struct Caller<S> {
     /// The account id.
@@ -53,34 +55,24 @@ pub struct Caller<S> {
 
 impl<S: Needs> FromRequest for Caller<S> {
     type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Caller<S>, ApiError>>;
+    type Future = Ready<Result<Caller<S>, ApiError>>;
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let accounts = request
-            .app_data::<web::Data<Accounts>>()
-            .expect("Accounts are registered")
-            .clone();
-        let token = request
-            .headers()
-            .get(actix_web::http::header::AUTHORIZATION)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| {
-                value
-                    .strip_prefix("Bearer ")
-                    .or_else(|| value.strip_prefix("bearer "))
-            })
-            .map(|token| token.trim().to_owned());
-        Box::pin(async move {
-            let token = token.ok_or(ApiError::unauthorized(
+        let authenticated = request.extensions_mut().remove::<Authenticated>();
+        ready(match authenticated {
+            None => Err(ApiError::unauthorized(
                 "missing_token",
                 "Send an access token: Authorization: Bearer <token>.",
-            ))?;
-            let credentials = accounts.authenticate(&token, S::SCOPE).await?;
-            Ok(Caller {
+            )),
+            Some(Authenticated(Err(refused))) => Err(refused.into()),
+            Some(Authenticated(Ok(credentials))) if !credentials.scopes.contains(S::SCOPE) => {
+                Err(AccountError::InsufficientScope(S::SCOPE).into())
+            }
+            Some(Authenticated(Ok(credentials))) => Ok(Caller {
                 account_id: credentials.account_id.clone(),
                 credentials,
                 needs: PhantomData,
-            })
+            }),
         })
     }
 }

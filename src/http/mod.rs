@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod authenticate;
 pub mod body;
 pub mod client;
 pub mod error;

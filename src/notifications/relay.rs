@@ -44,6 +44,8 @@ impl Relay {
         tokio::spawn(async move {
             let mut forgotten_at = tokio::time::Instant::now();
             self.forget().await;
+            // Whatever a process that died left unnumbered.
+            self.relay().await;
             loop {
                 let woken = tokio::time::timeout(LOOK_EVERY, self.wake.woken())
                     .await

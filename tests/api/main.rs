@@ -7,5 +7,8 @@ mod clocks;
 mod hardening;
 mod helpers;
 mod matches;
+mod notifications;
 mod operations;
+mod receiver;
 mod rules;
+mod tokens;

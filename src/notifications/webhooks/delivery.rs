@@ -84,10 +84,11 @@ impl Deliverer {
         });
     }
 
-    /// A lease outlasts the work done under it: it is given up at the end, and work stops
-    /// early enough to fit.
+    /// A lease outlasts the work done under it: work stops while an attempt still fits with
+    /// room to spare, and the lease is given up at the end. Short, so that the deliveries of a
+    /// process that died are taken up soon.
     fn lease(&self) -> Duration {
-        self.settings.timeout * 2 + Duration::from_secs(30)
+        self.settings.timeout * 3 + Duration::from_secs(5)
     }
 
     /// Claims the due webhooks and works through each one's queue, all at once.

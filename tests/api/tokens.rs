@@ -1,0 +1,345 @@
+//! Personal access tokens and scopes (issue 10): every endpoint names the scope it needs, in
+//! code and in the OpenAPI description, and a token without it is refused.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+
+use crate::helpers::{Player, TestApp, assert_problem, players, spawn_app};
+
+/// Every operation of the API and the scope it needs (`None`: it needs no token). A new
+/// endpoint fails [`every_endpoint_names_its_scope_and_refuses_tokens_without_it`] until it is
+/// listed here.
+const ENDPOINTS: &[(&str, &str, Option<&str>)] = &[
+    ("get", "/healthz", None),
+    ("get", "/readyz", None),
+    ("get", "/v1/rules", None),
+    ("post", "/v1/accounts", None),
+    ("post", "/v1/auth/login", None),
+    ("post", "/v1/auth/refresh", None),
+    ("post", "/v1/auth/logout", None),
+    ("get", "/v1/me", Some("read")),
+    ("delete", "/v1/me", Some("account")),
+    ("post", "/v1/me/tokens", Some("account")),
+    ("get", "/v1/me/tokens", Some("account")),
+    ("delete", "/v1/me/tokens/{id}", Some("account")),
+    ("get", "/v1/me/events", Some("read")),
+    ("get", "/v1/me/stream", Some("read")),
+    ("post", "/v1/me/webhooks", Some("webhooks")),
+    ("get", "/v1/me/webhooks", Some("webhooks")),
+    ("get", "/v1/me/webhooks/{id}", Some("webhooks")),
+    ("delete", "/v1/me/webhooks/{id}", Some("webhooks")),
+    ("post", "/v1/me/webhooks/{id}/enable", Some("webhooks")),
+    ("get", "/v1/me/webhooks/{id}/deliveries", Some("webhooks")),
+    ("post", "/v1/matches", Some("play")),
+    ("get", "/v1/matches", Some("read")),
+    ("get", "/v1/matches/{id}", Some("read")),
+    ("post", "/v1/matches/{id}/join", Some("play")),
+    ("post", "/v1/matches/{id}/leave", Some("play")),
+    ("post", "/v1/matches/{id}/invitations", Some("play")),
+    ("get", "/v1/matches/{id}/view", Some("read")),
+    ("post", "/v1/matches/{id}/moves", Some("play")),
+    ("post", "/v1/matches/{id}/claim", Some("play")),
+    ("get", "/v1/matches/{id}/events", Some("read")),
+    ("get", "/v1/matches/{id}/stream", Some("read")),
+    ("get", "/v1/matches/{id}/replay", Some("read")),
+    ("get", "/v1/matches/{id}/export", Some("read")),
+];
+
+const SCOPES: [&str; 4] = ["play", "read", "webhooks", "account"];
+
+/// Creates a personal access token with these scopes using `player`'s token; the token.
+async fn token(app: &TestApp, player: &Player, scopes: &[&str]) -> String {
+    let created = app
+        .post_as(
+            player,
+            "/v1/me/tokens",
+            &json!({"name": format!("{scopes:?}"), "scopes": scopes}),
+        )
+        .await;
+    assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
+    created.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Sends `method path` with an optional bearer token (and `{}` as the body of a POST or
+/// DELETE); the status and the problem's code, if any.
+async fn call(
+    app: &TestApp,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+) -> (u16, Option<String>) {
+    let url = format!("{}{path}", app.address);
+    let mut request = match method {
+        "get" => app.client.get(url),
+        "post" => app.client.post(url).json(&json!({})),
+        "delete" => app.client.delete(url).json(&json!({})),
+        other => panic!("no test for {other}"),
+    };
+    if let Some(bearer) = bearer {
+        request = request.bearer_auth(bearer);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let is_problem = response
+        .headers()
+        .get("content-type")
+        .is_some_and(|value| value == "application/problem+json");
+    // A stream's body never ends: only a problem's is read.
+    let code = if is_problem {
+        response.json::<Value>().await.unwrap()["code"]
+            .as_str()
+            .map(str::to_owned)
+    } else {
+        None
+    };
+    (status, code)
+}
+
+/// The table above is the API: every operation the OpenAPI description lists is in it with
+/// the scope its description declares. A token lacking that scope is refused with
+/// `403 insufficient_scope`; a token with only that scope gets past the check; an operation
+/// that needs no token answers without one.
+#[tokio::test]
+async fn every_endpoint_names_its_scope_and_refuses_tokens_without_it() {
+    let app = spawn_app().await;
+    let players = players(&app, 1).await;
+    let api = app.json_as(&players[0], "/openapi.json").await;
+    let mut described = BTreeMap::new();
+    for (path, item) in api["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let security = operation.get("security").cloned().unwrap_or(json!([]));
+            described.insert((method.clone(), path.clone()), security);
+        }
+    }
+    let listed: BTreeSet<(String, String)> = ENDPOINTS
+        .iter()
+        .map(|(method, path, _)| (method.to_string(), path.to_string()))
+        .collect();
+    let operations: BTreeSet<(String, String)> = described.keys().cloned().collect();
+    assert_eq!(
+        operations.difference(&listed).collect::<Vec<_>>(),
+        Vec::<&(String, String)>::new(),
+        "operations without a scope in this table"
+    );
+    assert_eq!(listed, operations, "operations in this table the API lacks");
+
+    let only: BTreeMap<&str, String> = {
+        let mut only = BTreeMap::new();
+        for scope in SCOPES {
+            only.insert(scope, token(&app, &players[0], &[scope]).await);
+        }
+        only
+    };
+    let mut all_but = BTreeMap::new();
+    for scope in SCOPES {
+        let others: Vec<&str> = SCOPES.into_iter().filter(|other| *other != scope).collect();
+        all_but.insert(scope, token(&app, &players[0], &others).await);
+    }
+    let some_id = "00000000-0000-4000-8000-000000000000";
+    for (method, template, scope) in ENDPOINTS {
+        let security = &described[&(method.to_string(), template.to_string())];
+        let path = template.replace("{id}", some_id);
+        match scope {
+            Some(scope) => {
+                assert_eq!(
+                    *security,
+                    json!([{"bearer": [scope]}]),
+                    "{method} {template} declares its scope"
+                );
+                let (status, code) = call(&app, method, &path, Some(&all_but[scope])).await;
+                assert_eq!(
+                    (status, code.as_deref()),
+                    (403, Some("insufficient_scope")),
+                    "{method} {template} without `{scope}`"
+                );
+                let (status, code) = call(&app, method, &path, Some(&only[scope])).await;
+                assert!(
+                    status != 401 && code.as_deref() != Some("insufficient_scope"),
+                    "{method} {template} with only `{scope}`: {status} {code:?}"
+                );
+                let (status, _) = call(&app, method, &path, None).await;
+                assert_eq!(status, 401, "{method} {template} without a token");
+            }
+            None => {
+                assert!(
+                    *security == json!([{}]) || *security == json!([]),
+                    "{method} {template} needs no token: {security}"
+                );
+                let (status, _) = call(&app, method, &path, None).await;
+                assert_ne!(status, 401, "{method} {template} without a token");
+            }
+        }
+    }
+}
+
+/// A token for a bot: created with a session, shown once and stored as a hash, used to play
+/// (its last use listed), unable to grant more than it has, and dead once revoked, expired or
+/// its account deleted.
+#[tokio::test]
+async fn personal_tokens_are_shown_once_used_listed_and_revoked() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let created = app
+        .post_as(
+            &players[0],
+            "/v1/me/tokens",
+            &json!({"name": "my bot", "scopes": ["play", "read"], "expires_in_days": 30}),
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+    assert_eq!(created.headers()["cache-control"], "no-store");
+    let created: Value = created.json().await.unwrap();
+    let bot = created["token"].as_str().unwrap().to_owned();
+    assert!(bot.starts_with("kcp_") && bot.len() > 40, "{bot}");
+    assert_eq!(created["scopes"], json!(["play", "read"]));
+    assert!(created["expires_at"].as_i64().unwrap() > created["created_at"].as_i64().unwrap());
+    let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM personal_tokens")
+        .fetch_all(app.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_ne!(stored[0], bot, "only a hash is kept");
+    assert!(!stored[0].contains(&bot[4..]));
+
+    // The bot plays with it: creates a match, which the other player joins.
+    let bot_player = Player { token: bot.clone() };
+    let me = app.json_as(&bot_player, "/v1/me").await;
+    assert_eq!(me["username"], "player0");
+    let match_id = app
+        .post_as(&bot_player, "/v1/matches", &json!({"seats": 2}))
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let joined = app
+        .post_as(
+            &players[1],
+            &format!("/v1/matches/{match_id}/join"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(joined.status(), 200);
+    let view = app
+        .json_as(&bot_player, &format!("/v1/matches/{match_id}/view"))
+        .await;
+    assert_eq!(view["your_seat"], 0);
+
+    // It cannot manage tokens or webhooks, and a token cannot grant what it lacks.
+    let refused = app.get_as(&bot_player, "/v1/me/tokens").await;
+    assert_problem(refused, 403, "insufficient_scope").await;
+    let refused = app.get_as(&bot_player, "/v1/me/webhooks").await;
+    assert_problem(refused, 403, "insufficient_scope").await;
+    let manager = Player {
+        token: token(&app, &players[0], &["account", "read"]).await,
+    };
+    let escalation = app
+        .post_as(
+            &manager,
+            "/v1/me/tokens",
+            &json!({"name": "more", "scopes": ["read", "play"]}),
+        )
+        .await;
+    assert_problem(escalation, 403, "insufficient_scope").await;
+    let narrower = app
+        .post_as(
+            &manager,
+            "/v1/me/tokens",
+            &json!({"name": "less", "scopes": ["read"]}),
+        )
+        .await;
+    assert_eq!(narrower.status(), 201);
+    for (body, field) in [
+        (json!({"name": "", "scopes": ["read"]}), "name"),
+        (json!({"name": "x".repeat(65), "scopes": ["read"]}), "name"),
+        (json!({"name": "x", "scopes": []}), "scopes"),
+        (json!({"name": "x", "scopes": ["admin"]}), "scopes"),
+        (
+            json!({"name": "x", "scopes": ["read"], "expires_in_days": 0}),
+            "expires_in_days",
+        ),
+    ] {
+        let refused = app.post_as(&players[0], "/v1/me/tokens", &body).await;
+        let problem = assert_problem(refused, 422, "invalid_token_request").await;
+        assert_eq!(problem["field"], field, "{body}");
+    }
+
+    // Listed with its last use, never with the token.
+    let listed = app.json_as(&players[0], "/v1/me/tokens").await;
+    let tokens = listed["tokens"].as_array().unwrap();
+    assert_eq!(tokens.len(), 3);
+    let listed_bot = tokens
+        .iter()
+        .find(|token| token["name"] == "my bot")
+        .unwrap();
+    assert!(
+        listed_bot["last_used_at"].as_i64().is_some(),
+        "{listed_bot}"
+    );
+    assert!(!listed.to_string().contains(&bot));
+    let others = app.json_as(&players[1], "/v1/me/tokens").await;
+    assert_eq!(others["tokens"], json!([]));
+
+    // Revoked: refused at once. Another account cannot revoke it.
+    let path = format!("/v1/me/tokens/{}", listed_bot["id"].as_str().unwrap());
+    let foreign = app
+        .client
+        .delete(format!("{}{path}", app.address))
+        .bearer_auth(&players[1].token)
+        .send()
+        .await
+        .unwrap();
+    assert_problem(foreign, 404, "not_found").await;
+    let revoked = app
+        .client
+        .delete(format!("{}{path}", app.address))
+        .bearer_auth(&players[0].token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), 204);
+    let refused = app.get_as(&bot_player, "/v1/me").await;
+    assert_problem(refused, 401, "invalid_token").await;
+
+    // Expired: refused (the expiry is moved into the past directly in the database, and the
+    // token is one this process has not seen yet).
+    let expiring = token(&app, &players[0], &["read"]).await;
+    sqlx::query("UPDATE personal_tokens SET expires_at = 1 WHERE name = $1")
+        .bind(r#"["read"]"#)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let refused = app.get("/v1/me", Some(&expiring)).await;
+    assert_problem(refused, 401, "invalid_token").await;
+    let forged = app.get("/v1/me", Some("kcp_not-a-token-of-ours")).await;
+    assert_problem(forged, 401, "invalid_token").await;
+
+    // The account deleted: every token of it stops working.
+    let survivor = token(&app, &players[1], &["read"]).await;
+    let deleted = app
+        .client
+        .delete(format!("{}/v1/me", app.address))
+        .bearer_auth(&players[1].token)
+        .json(&json!({"password": "correct horse"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 204);
+    let refused = app.get("/v1/me", Some(&survivor)).await;
+    assert_eq!(refused.status(), 401);
+    let left: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM personal_tokens WHERE name = $1 AND account_id <> $2",
+    )
+    .bind(r#"["read"]"#)
+    .bind(me["id"].as_str().unwrap())
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    assert_eq!(left, 0, "deleted with the account");
+}
