@@ -939,16 +939,20 @@ impl ServerProcess {
             .stdout(std::process::Stdio::null())
             .spawn()
             .expect("the server binary starts");
-        let address = format!("http://127.0.0.1:{port}");
+        // Killed and waited for on drop, should it never answer.
+        let server = ServerProcess {
+            child,
+            address: format!("http://127.0.0.1:{port}"),
+        };
         let client = reqwest::Client::new();
         for _ in 0..300 {
             if client
-                .get(format!("{address}/healthz"))
+                .get(format!("{}/healthz", server.address))
                 .send()
                 .await
                 .is_ok_and(|response| response.status() == 200)
             {
-                return ServerProcess { child, address };
+                return server;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
@@ -957,8 +961,8 @@ impl ServerProcess {
 
     /// SIGKILL: no chance to finish anything.
     fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
+        self.child.kill().expect("the server process is killed");
+        self.child.wait().expect("the killed process is reaped");
     }
 }
 
