@@ -8,15 +8,23 @@
 //! - [`store`]: the database (SQLite or PostgreSQL through one sqlx pool): typed rows, seat
 //!   changes under a lock, and the append of a move's writes (grouped into one statement per
 //!   batch on PostgreSQL).
-//! - [`auth`]: credentials: argon2id passwords, access and refresh tokens, rate limiting.
+//! - [`auth`]: credentials: argon2id passwords, access, refresh and personal tokens, scopes,
+//!   rate limiting.
 //! - [`random`]: unguessable secrets, tokens and invite codes; [`clock`]: the time matches go
 //!   by (injectable), and RFC 3339.
+//! - [`live`]: announcements of what changed (a match's version, an account's newest
+//!   notification) to the waiting readers of this process and, on PostgreSQL, of the others.
+//! - [`notifications`]: the notification service: each account's stream of what concerns it
+//!   (written by the other services with their changes), its relay, and signed webhooks.
 //! - [`matches`]: the match service: who may see and do what, the current state behind a
-//!   cache, moves (load → decide → append) with idempotent retries, the feed, replays and the
-//!   verifiable export. Answers in domain terms with named errors ([`matches::MatchError`]).
-//! - [`accounts`]: the account service: registration, login and token rotation.
-//! - [`http`]: thin actix-web handlers over the two services, extractors, `ApiError`
-//!   (problem+json, the one place domain errors become statuses), the OpenAPI description.
+//!   cache, moves (load → decide → append) with idempotent retries, clocks, invitations, the
+//!   feed, replays and the verifiable export. Answers in domain terms with named errors
+//!   ([`matches::MatchError`]).
+//! - [`accounts`]: the account service: registration, login, token rotation, and personal
+//!   access tokens with scopes.
+//! - [`http`]: thin actix-web handlers over the services, authentication and extractors (a
+//!   handler names the scope it needs by type), `ApiError` (problem+json, the one place domain
+//!   errors become statuses), the OpenAPI description.
 //! - [`config`], [`startup`], [`telemetry`], [`process`]: settings, building and running the
 //!   app, logs, and what the process asks of the system (open files, a word before SIGBUS).
 

@@ -50,7 +50,8 @@ pub struct View {
     /// Every legal action, when it is the viewer's turn; otherwise `null`. `resign` is always
     /// open to a seat still in, and `abort` while `can_abort`: neither is listed here.
     pub legal_actions: Option<Vec<Action>>,
-    /// Whether the match may still be called off (`{"type": "abort"}`): nobody has acted yet.
+    /// Whether the match may still be called off (`{"type": "abort"}`): nobody has acted yet,
+    /// and no turn has ended (also a turn the server ended because `end_turn` was all it had).
     pub can_abort: bool,
     /// Every seat's hand: only in the open view of a finished match's replay; otherwise `null`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -18,14 +18,14 @@ async fn clocked_match(
     clock: Value,
     on_timeout: &str,
 ) -> String {
-    let created = app
-        .post_as(
-            &players[0],
-            "/v1/matches",
-            &json!({"seats": players.len(), "rules": {"game_end": {"hands": 50}},
-                    "clock": clock, "on_timeout": on_timeout}),
-        )
-        .await;
+    let body = json!({"seats": players.len(), "rules": {"game_end": {"hands": 50}},
+                      "clock": clock, "on_timeout": on_timeout});
+    seated_match(app, players, body).await
+}
+
+/// A match created by the first player with `body` and joined by the others.
+async fn seated_match(app: &TestApp, players: &[Player], body: Value) -> String {
+    let created = app.post_as(&players[0], "/v1/matches", &body).await;
     assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
     let id = created.json::<Value>().await.unwrap()["id"]
         .as_str()
@@ -405,10 +405,14 @@ async fn resign_and_abort_at_every_stage() {
     let players = players(&app, 3).await;
     let moves = |id: &str| format!("/v1/matches/{id}/moves");
 
-    // Abort before anyone acts; refused once someone has.
-    let id = clocked_match(&app, &players, json!("correspondence_1d"), "claim").await;
+    // Abort before anyone acts; refused once someone has. Turns are not ended automatically
+    // here: a first seat dealt nothing to play would otherwise have its turn ended by the
+    // server at once, and an ended turn closes the abort window (§10.2).
+    let body = json!({"seats": 3, "rules": {"game_end": {"hands": 50}},
+                      "clock": "correspondence_1d", "auto_end_turn": false});
+    let id = seated_match(&app, &players, body).await;
     let seen = view(&app, &players[1], &id).await;
-    assert_eq!(seen["can_abort"], true);
+    assert_eq!(seen["can_abort"], true, "{seen:#}");
     assert_eq!(seen["clock"]["turn_seconds"], 86_400);
     let aborted = app
         .post_as(
