@@ -31,6 +31,34 @@ pub enum Command {
         /// The file `GET /v1/matches/{id}/export` returned.
         file: std::path::PathBuf,
     },
+    /// Play bots against each other on the engine (no server) and report their strength.
+    Tournament(TournamentArgs),
+}
+
+/// `kings-corner tournament`: side A against side B over paired deals.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// Side A's level: `random`, `basic` or `expert`.
+    #[arg(long, value_parser = ["random", "basic", "expert"])]
+    pub a: String,
+    /// Side B's level.
+    #[arg(long, value_parser = ["random", "basic", "expert"])]
+    pub b: String,
+    /// Hands to play; each deal is played twice, the sides' seats swapped.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// The rules' preset: `standard`, `draw-first`, `foundations` or `night-one`.
+    #[arg(long, default_value = "standard", value_parser = ["standard", "draw-first", "foundations", "night-one"])]
+    pub preset: String,
+    /// Seats at the table (side A takes the even ones, then the odd ones).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+    pub players: u8,
+    /// Seeds the deals and the bots: the same seed plays the same tournament.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads playing at once; all cores by default.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// Every setting of the server. `Debug` hides the secret.

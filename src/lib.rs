@@ -10,6 +10,8 @@
 //!   batch on PostgreSQL).
 //! - [`auth`]: credentials: argon2id passwords, access, refresh and personal tokens, scopes,
 //!   rate limiting.
+//! - [`bots`]: built-in bots (pure): a seat's next action decided from that seat's
+//!   [`rules::Knowledge`] alone; [`tournament`]: bots against bots on the engine.
 //! - [`random`]: unguessable secrets, tokens and invite codes; [`clock`]: the time matches go
 //!   by (injectable), and RFC 3339.
 //! - [`live`]: announcements of what changed (a match's version, an account's newest
@@ -32,6 +34,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod bots;
 pub mod clock;
 pub mod config;
 pub mod http;
@@ -44,3 +47,4 @@ pub mod rules;
 pub mod startup;
 pub mod store;
 pub mod telemetry;
+pub mod tournament;

@@ -37,6 +37,25 @@ async fn main() -> anyhow::Result<()> {
                 }
             }
         }
+        Command::Tournament(args) => {
+            let preset = serde_json::from_value(serde_json::json!(args.preset))?;
+            let level = |name: &str| {
+                kings_corner::bots::Level::from_name(name).expect("clap checked the level")
+            };
+            let mut tournament = kings_corner::tournament::Tournament::new(
+                level(&args.a),
+                level(&args.b),
+                args.games,
+                preset,
+                args.players,
+            );
+            tournament.seed = args.seed;
+            if let Some(threads) = args.threads {
+                tournament.threads = threads;
+            }
+            print!("{}", tournament.run());
+            Ok(())
+        }
         Command::Migrate => {
             telemetry::init(&settings.log_level, &settings.log_format);
             let db = store::Db::connect(&settings.database).await?;

@@ -21,6 +21,8 @@
 //! - `decide`: actions → events, with the automatic steps and scoring.
 //! - `legal`: [`GameState::legal_actions`].
 //! - `view`: [`View`], per seat and for spectators.
+//! - `knowledge`: [`Knowledge`], what one seat may know (its view and the public history),
+//!   and random states that agree with it: the only input of the bots.
 //! - `replay`: the checked replay of a log.
 //! - [`action`], [`event`], [`error`]: the wire types and [`RuleError`].
 //!
@@ -35,6 +37,7 @@ pub mod catalog;
 mod decide;
 pub mod error;
 pub mod event;
+mod knowledge;
 mod layout;
 mod legal;
 pub mod options;
@@ -50,6 +53,7 @@ pub use error::{Misfit, RuleError};
 pub use event::{
     ChipSettlement, DrawReason, EVENT_FORMAT_VERSION, Event, HandOutcome, HandResult, OutReason,
 };
+pub use knowledge::Knowledge;
 pub use layout::fits;
 pub use options::{Build, Preset, Rules, RulesError};
 pub use pile::{PileId, PileKind};
