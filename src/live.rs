@@ -318,3 +318,20 @@ mod tests {
         );
     }
 }
+
+/// Wakes a background task of this process before its next look (the notification relay, the
+/// webhook deliverer, the bots).
+#[derive(Clone, Debug, Default)]
+pub struct Wake(Arc<tokio::sync::Notify>);
+
+impl Wake {
+    /// Wakes the task (once, however often it is called before the task looks).
+    pub fn wake(&self) {
+        self.0.notify_one();
+    }
+
+    /// Waits until woken.
+    pub async fn woken(&self) {
+        self.0.notified().await;
+    }
+}

@@ -35,6 +35,7 @@ pub struct Application {
     server: Server,
     address: std::net::SocketAddr,
     db: Db,
+    matches: Arc<Matches>,
 }
 
 impl Application {
@@ -94,6 +95,7 @@ impl Application {
             .clone()
             .into_inner()
             .keep_time(Duration::from_secs(settings.clock_sweep_seconds));
+        matches.clone().into_inner().keep_bots_playing();
         let hashing = match settings.password_hashing_concurrency {
             0 => std::thread::available_parallelism().map_or(2, usize::from),
             chosen => chosen as usize,
@@ -114,6 +116,7 @@ impl Application {
         let trusted_proxies = web::Data::new(TrustedProxies(settings.trusted_proxies.clone()));
         let files = Files::plan(&settings);
         let held = web::Data::new(HeldConnections::new(files.held_connections));
+        let match_service = matches.clone().into_inner();
         let server = HttpServer::new(move || {
             // The routes come from the same `configure` as the served description (built once
             // above), so the two cannot disagree.
@@ -158,6 +161,7 @@ impl Application {
             server,
             address,
             db,
+            matches: match_service,
         })
     }
 
@@ -169,6 +173,11 @@ impl Application {
     /// Its database handle.
     pub fn db(&self) -> &Db {
         &self.db
+    }
+
+    /// Its match service (for what it counts, e.g. [`Matches::bot_statistics`]).
+    pub fn matches(&self) -> Arc<Matches> {
+        self.matches.clone()
     }
 
     /// Serves until stopped (SIGTERM or Ctrl-C stop it gracefully).

@@ -162,12 +162,14 @@ impl From<MatchError> for ApiError {
             | MatchError::AlreadySeated
             | MatchError::TooManyInvitations(_)
             | MatchError::NotClaimable { .. }
+            | MatchError::HintsOff
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)
             | MatchError::InvalidRules { .. }
             | MatchError::InvalidClock { .. }
             | MatchError::InvalidClientSeed
+            | MatchError::TooManyBots { .. }
             | MatchError::UnknownUsername
             | MatchError::InvalidQuery { .. }
             | MatchError::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::MatchError;
+use crate::bots::Level;
 use crate::rules::Seat;
 use crate::store::matches::{MatchRow, SeatRow, Visibility};
 
@@ -17,23 +18,34 @@ pub struct Table {
     seats: HashMap<String, Seat>,
     /// Who sits where, by seat.
     accounts: Vec<String>,
+    /// The bot in each seat a bot holds, by seat.
+    bots: Vec<Option<Level>>,
     /// Whether the server ends a turn whose only legal action is `end_turn`.
     pub auto_end_turn: bool,
+    /// Whether a seated player may ask for a hint.
+    pub hints: bool,
 }
 
 impl Table {
     /// The table of a started match from its row and seats.
     pub fn new(row: &MatchRow, seats: &[SeatRow]) -> Table {
-        Table::seated(
+        let mut table = Table::seated(
             row.visibility == Visibility::Public,
             row.auto_end_turn,
             seats
                 .iter()
                 .map(|seat| (seat.account_id.clone(), seat.seat)),
-        )
+        );
+        for seat in seats {
+            if let Some(slot) = table.bots.get_mut(usize::from(seat.seat)) {
+                *slot = seat.bot;
+            }
+        }
+        table.hints = row.hints;
+        table
     }
 
-    /// A table of these `(account id, seat)` pairs.
+    /// A table of these `(account id, seat)` pairs, people all, hints allowed.
     pub fn seated(
         public: bool,
         auto_end_turn: bool,
@@ -47,12 +59,14 @@ impl Table {
         by_seat.sort();
         Table {
             public,
+            bots: vec![None; by_seat.len()],
             accounts: by_seat
                 .into_iter()
                 .map(|(_, account_id)| account_id)
                 .collect(),
             seats,
             auto_end_turn,
+            hints: true,
         }
     }
 
@@ -64,6 +78,11 @@ impl Table {
     /// The account in `seat`.
     pub fn account_at(&self, seat: Seat) -> Option<&str> {
         self.accounts.get(usize::from(seat)).map(String::as_str)
+    }
+
+    /// The bot in `seat`, if a bot holds it.
+    pub fn bot_at(&self, seat: Seat) -> Option<Level> {
+        self.bots.get(usize::from(seat)).copied().flatten()
     }
 
     /// The caller's seat (`None` for a spectator), if they may see the match at all.

@@ -44,6 +44,17 @@ pub enum MatchError {
     /// The match has sent as many invitations as it may.
     #[error("A match sends at most {0} invitations.")]
     TooManyInvitations(i64),
+    /// A new match asking for as many bots as it has seats, or more: a person takes seat 0.
+    #[error("A match of {seats} seats takes at most {most} bots: you take the first seat.")]
+    TooManyBots {
+        /// The match's seats.
+        seats: u8,
+        /// The most bots it takes.
+        most: u8,
+    },
+    /// A hint at a table that wants none.
+    #[error("This table plays without hints.")]
+    HintsOff,
     /// A claim on a seat that is not (or not yet) late, or at a match that does not take claims.
     #[error("{detail}")]
     NotClaimable {
@@ -113,6 +124,8 @@ impl MatchError {
             MatchError::MatchFull => "match_full",
             MatchError::MatchStarted => "match_started",
             MatchError::NotClaimable { .. } => "not_claimable",
+            MatchError::TooManyBots { .. } => "too_many_bots",
+            MatchError::HintsOff => "hints_off",
             MatchError::NotCreator => "not_match_creator",
             MatchError::NotPrivate => "match_not_private",
             MatchError::UnknownUsername => "unknown_username",
@@ -140,6 +153,7 @@ impl MatchError {
             MatchError::InvalidQuery { parameter, .. } => Some(parameter),
             MatchError::IdempotencyKeyReused => Some("Idempotency-Key"),
             MatchError::UnknownUsername => Some("username"),
+            MatchError::TooManyBots { .. } => Some("bots"),
             _ => None,
         }
     }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::access;
+use super::bots::BotRequest;
 use super::cache::MatchState;
 use super::notices::{self, Seats};
 use super::state::advance;
@@ -17,7 +18,7 @@ use super::{MatchError, MatchSummary, Matches};
 use super::{clock, log};
 use crate::rules::{Rules, RulesError, Seat};
 use crate::store::matches::{
-    ClockSettings, Cursor, Listing, MatchRow, MatchStatus, OnTimeout, Visibility,
+    ClockSettings, Cursor, Listing, MatchRow, MatchStatus, OnTimeout, SeatRow, Visibility,
 };
 use crate::store::seating::SeatChange;
 use crate::{random, rules, store};
@@ -53,6 +54,13 @@ pub struct CreateMatch {
     pub clock: Option<ClockChoice>,
     /// What a passed deadline means: `claim` (default) or `forfeit`. Needs a clock.
     pub on_timeout: Option<OnTimeout>,
+    /// Bots seated at once after the creator, in seats 1, 2, …: `[{"level": "expert"}]`. A
+    /// table they fill starts at once (solo play).
+    #[serde(default)]
+    pub bots: Vec<BotRequest>,
+    /// Whether seated players may ask for hints (default true).
+    #[serde(default = "yes")]
+    pub hints: bool,
 }
 
 /// A clock for a new match: a preset's name, or its figures.
@@ -160,6 +168,13 @@ impl Matches {
                 detail: "on_timeout needs a clock".into(),
             });
         }
+        let most_bots = rules.players - 1;
+        if request.bots.len() > usize::from(most_bots) {
+            return Err(MatchError::TooManyBots {
+                seats: rules.players,
+                most: most_bots,
+            });
+        }
         let secret = random::bytes::<32>();
         let now = self.clock.now();
         let private = request.visibility == Visibility::Private;
@@ -171,6 +186,7 @@ impl Matches {
             seat_count: rules.players,
             rules,
             auto_end_turn: request.auto_end_turn,
+            hints: request.hints,
             status: MatchStatus::Open,
             version: 0,
             commitment: rules::shuffle::commitment(&secret),
@@ -187,11 +203,35 @@ impl Matches {
             final_totals: None,
             log_format: log::LOG_FORMAT,
         };
-        self.db
-            .insert_match(&row, &hex::encode(secret), &request.client_seed)
-            .await?;
-        let seats = self.db.seats(&row.id).await?;
-        Ok(MatchSummary::new(&row, &seats, true, now))
+        let mut seats = vec![SeatRow {
+            seat: 0,
+            account_id: creator.to_owned(),
+            username: String::new(),
+            client_seed: request.client_seed,
+            bot: None,
+        }];
+        for (seat, bot) in (1..).zip(&request.bots) {
+            seats.push(bot.seat(seat, &seats));
+        }
+        let secret = hex::encode(secret);
+        if seats.len() < usize::from(row.seat_count) {
+            self.db.insert_match(&row, &secret, &seats, None).await?;
+        } else {
+            // Solo play: the bots fill the table, which starts as it is created.
+            let before = MatchState::before_start(&row, &seats, &secret)?;
+            let events = before.state.start()?;
+            let (started, append) = advance(&row.id, &before, events, now)?;
+            let verified = self.notifier.checkpoint();
+            self.db
+                .insert_match(&row, &secret, &seats, Some(&append))
+                .await?;
+            self.remember(&row.id, started, verified);
+            self.relay.wake();
+            if append.model.bot_turn {
+                self.bot_turns.wake();
+            }
+        }
+        self.summary(&row.id, creator).await
     }
 
     /// A page of the open public lobby, the caller's matches or their inbox.
@@ -307,6 +347,7 @@ impl Matches {
                 taken as Seat,
                 account_id,
                 &request.client_seed,
+                None,
                 store::now(),
             )
             .await?;
@@ -382,7 +423,7 @@ impl Matches {
 
     /// Deals the first hand of a match whose seats are all taken, and commits the seat change
     /// that filled it together with the deal.
-    async fn start(&self, mut change: SeatChange) -> Result<(), MatchError> {
+    pub(super) async fn start(&self, mut change: SeatChange) -> Result<(), MatchError> {
         let secret = change.secret().await?;
         let before = MatchState::before_start(&change.row, &change.seats, &secret)?;
         let events = before.state.start()?;
@@ -396,6 +437,9 @@ impl Matches {
         let match_id = change.row.id.clone();
         change.commit().await?;
         self.remember(&match_id, started, verified);
+        if append.model.bot_turn {
+            self.bot_turns.wake();
+        }
         Ok(())
     }
 }

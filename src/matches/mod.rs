@@ -19,6 +19,7 @@
 //! - `state`: a match's current state as one account sees it, hiding the [`cache`] and the
 //!   freshness bookkeeping of [`crate::live`]; `advance` turns decided events into writes;
 //! - [`timekeeping`]: late seats forfeited (lazily, by claim, by the sweeper) and reminded;
+//! - [`bots`]: bot seats, the bots' turns played by whichever process claims them, hints;
 //! - `notices`: what a change tells the players (written with it; see
 //!   [`crate::notifications`]);
 //! - [`log`]: the hash chain, and the one place events are encoded and decoded;
@@ -26,6 +27,7 @@
 
 pub mod access;
 pub mod archive;
+pub mod bots;
 pub mod cache;
 pub mod clock;
 pub mod error;
@@ -54,7 +56,7 @@ use std::sync::Arc;
 
 use crate::clock::Clock;
 use crate::live::Notifier;
-use crate::notifications::Wake;
+use crate::live::Wake;
 use crate::store::Db;
 use cache::StateCache;
 
@@ -68,6 +70,10 @@ pub struct Matches {
     clock: Arc<dyn Clock>,
     /// Wakes the relay of notifications after a write that tells the players something.
     relay: Wake,
+    /// Wakes this process's bots after a write that gives a bot the turn.
+    bot_turns: Wake,
+    /// What this process's bots have done.
+    bot_counts: bots::BotCounts,
 }
 
 impl Matches {
@@ -86,6 +92,8 @@ impl Matches {
             notifier,
             clock,
             relay,
+            bot_turns: Wake::default(),
+            bot_counts: bots::BotCounts::default(),
         }
     }
 

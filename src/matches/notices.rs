@@ -96,8 +96,10 @@ pub(super) fn of_change(
         };
         notices.push((seat, Notice::YourTurn(turn)));
     }
+    // Bots are told nothing: they play when a server process finds their turn.
     notices
         .into_iter()
+        .filter(|(seat, _)| table.bot_at(*seat).is_none())
         .filter_map(|(seat, notice)| {
             table
                 .account_at(seat)
@@ -134,7 +136,7 @@ pub(super) fn of_seat_change(
     };
     seats
         .iter()
-        .filter(|seat| seat.username != username)
+        .filter(|seat| seat.username != username && seat.bot.is_none())
         .map(|seat| notice.to(&seat.account_id, now))
         .collect()
 }

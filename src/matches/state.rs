@@ -201,6 +201,7 @@ impl Matches {
         // Taken before the write: if the listener reconnects meanwhile, the state is rechecked.
         let verified = self.notifier.checkpoint();
         let tells = !append.notifications.is_empty();
+        let bot_turn = append.model.bot_turn;
         if !self.db.append_events(append).await? {
             let newer = self
                 .db
@@ -217,6 +218,9 @@ impl Matches {
         }
         if tells {
             self.relay.wake();
+        }
+        if bot_turn {
+            self.bot_turns.wake();
         }
         Ok(self.remember(match_id, next, verified))
     }
@@ -344,6 +348,9 @@ pub(super) fn advance(
         },
         turn_seat: state.turn(),
         turn_changed: turn_began,
+        bot_turn: state
+            .turn()
+            .is_some_and(|seat| next.table.bot_at(seat).is_some()),
         winners: state.winners().map(<[Seat]>::to_vec),
         deadline: next
             .clock

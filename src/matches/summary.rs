@@ -5,6 +5,7 @@ use utoipa::ToSchema;
 
 use super::cache::MatchState;
 use super::clock::ClockView;
+use crate::bots::Level;
 use crate::rules::{Rules, Seat};
 use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow, Visibility};
 
@@ -13,8 +14,20 @@ use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow, Visibility}
 pub struct SeatInfo {
     /// Seats are numbered from 0 in clockwise order.
     pub seat: Seat,
-    /// Who sits there.
+    /// Who sits there (`[bot]` for a bot).
     pub username: String,
+    /// The bot's level, in a seat a bot holds; `null` for a person.
+    pub bot: Option<Level>,
+}
+
+impl SeatInfo {
+    fn of(seat: &SeatRow) -> SeatInfo {
+        SeatInfo {
+            seat: seat.seat,
+            username: seat.username.clone(),
+            bot: seat.bot,
+        }
+    }
 }
 
 /// The public summary of a match.
@@ -27,9 +40,9 @@ pub struct SeatInfo {
               "side_build": "down_alternating", "corner_build": "down_alternating", "ace_wrap": false,
               "ace_starter_takes_two": false, "foundations": false, "collect_corners": false,
               "blocked": "everyone_scores", "scoring": "penalty", "chips": null, "game_end": {"target": 50}},
-    "seat_count": 2, "seats": [{"seat": 0, "username": "maya"}, {"seat": 1, "username": "leo"}],
+    "seat_count": 2, "seats": [{"seat": 0, "username": "maya", "bot": null}, {"seat": 1, "username": "[bot]", "bot": "expert"}],
     "version": 12, "commitment": "f9abbe969b2a4a61ac33cfb6c684907aed641b17a5b423ed72f782028cb73ab9",
-    "shuffle_version": 1, "auto_end_turn": true, "turn": 1, "totals": [0, 0], "winners": null,
+    "shuffle_version": 1, "auto_end_turn": true, "hints": true, "turn": 1, "totals": [0, 0], "winners": null,
     "invite_code": null, "created_at": 1795969522, "updated_at": 1795969611
 }))]
 pub struct MatchSummary {
@@ -53,6 +66,8 @@ pub struct MatchSummary {
     pub shuffle_version: u32,
     /// Whether the server ends a turn whose only legal action is `end_turn`.
     pub auto_end_turn: bool,
+    /// Whether a seated player may ask for a hint (`GET /v1/matches/{id}/hint`).
+    pub hints: bool,
     /// The seat to move, while playing.
     pub turn: Option<Seat>,
     /// Running totals, once started (only in the single-match summary).
@@ -91,12 +106,15 @@ impl MatchSummary {
         viewer_seated: bool,
         now: i64,
     ) -> MatchSummary {
-        let seat_info = |seat: Seat| SeatInfo {
-            seat,
-            username: seats
-                .iter()
-                .find(|taken| taken.seat == seat)
-                .map_or_else(String::new, |taken| taken.username.clone()),
+        let seat_info = |seat: Seat| {
+            seats.iter().find(|taken| taken.seat == seat).map_or_else(
+                || SeatInfo {
+                    seat,
+                    username: String::new(),
+                    bot: None,
+                },
+                SeatInfo::of,
+            )
         };
         MatchSummary {
             id: row.id.clone(),
@@ -104,17 +122,12 @@ impl MatchSummary {
             visibility: row.visibility,
             rules: row.rules.clone(),
             seat_count: row.seat_count,
-            seats: seats
-                .iter()
-                .map(|seat| SeatInfo {
-                    seat: seat.seat,
-                    username: seat.username.clone(),
-                })
-                .collect(),
+            seats: seats.iter().map(SeatInfo::of).collect(),
             version: row.version,
             commitment: row.commitment.clone(),
             shuffle_version: row.shuffle_version,
             auto_end_turn: row.auto_end_turn,
+            hints: row.hints,
             turn: row.turn_seat,
             totals: None,
             winners: row.winners.clone(),

@@ -84,19 +84,22 @@ impl Matches {
     }
 
     /// Writes server-decided events; on a lost race, the newer match from the database.
-    async fn write_or_reload(
+    pub(super) async fn write_or_reload(
         &self,
         match_id: &str,
         current: &MatchState,
         events: Vec<Event>,
     ) -> Result<Arc<MatchState>, MatchError> {
         match self.write(match_id, current, events, |_| None).await {
-            Err(MatchError::VersionConflict { .. }) => {
-                let read = self.read_row_unchecked(match_id).await?;
-                self.load(&read).await
-            }
+            Err(MatchError::VersionConflict { .. }) => self.reload(match_id).await,
             outcome => outcome,
         }
+    }
+
+    /// The match as the database has it now.
+    pub(super) async fn reload(&self, match_id: &str) -> Result<Arc<MatchState>, MatchError> {
+        let read = self.read_row_unchecked(match_id).await?;
+        self.load(&read).await
     }
 
     /// Forfeits the seat to move for the caller, another seat still in, once its deadline has

@@ -22,11 +22,11 @@ use std::time::Duration;
 
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
-use tokio::sync::Notify;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::sealing::KeyEncryptionKey;
 use crate::clock::Clock;
+pub use crate::live::Wake;
 use crate::live::{Notifier, account_topic};
 use crate::store::Db;
 pub use error::NotificationError;
@@ -41,21 +41,6 @@ const MAX_WAIT_SECONDS: u64 = 60;
 
 /// How long a stream waits for a notification before it sends a keep-alive.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-/// Wakes a background task before its next look.
-#[derive(Clone, Debug, Default)]
-pub struct Wake(Arc<Notify>);
-
-impl Wake {
-    /// Wakes the task (once, however often it is called before the task looks).
-    pub fn wake(&self) {
-        self.0.notify_one();
-    }
-
-    async fn woken(&self) {
-        self.0.notified().await;
-    }
-}
 
 /// The notification service.
 pub struct Notifications {

@@ -9,7 +9,9 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use utoipa::ToSchema;
 
+use super::append::Append;
 use super::{Db, StoreError};
+use crate::bots::Level;
 use crate::rules::{Rules, Seat};
 
 /// Where a match is in its life.
@@ -185,6 +187,8 @@ pub struct MatchRow {
     pub seat_count: u8,
     /// Whether the server ends a turn whose only legal action is `end_turn`.
     pub auto_end_turn: bool,
+    /// Whether a seated player may ask for a hint.
+    pub hints: bool,
     /// Kept in step with the log by every append.
     pub status: MatchStatus,
     /// Events in the log.
@@ -228,6 +232,20 @@ pub struct SeatRow {
     pub username: String,
     /// Mixed into every hand's shuffle seed; `""` when the player gave none.
     pub client_seed: String,
+    /// The bot's level, in a seat a bot holds; `None` for a person.
+    pub bot: Option<Level>,
+}
+
+/// How many bot accounts the migrations create (`bot:1` … `bot:8`): one per seat of the
+/// largest table.
+pub const BOT_ACCOUNTS: u8 = 8;
+
+/// The first bot account not yet seated among `seats`.
+pub fn free_bot_account(seats: &[SeatRow]) -> String {
+    (1..=BOT_ACCOUNTS)
+        .map(|number| format!("bot:{number}"))
+        .find(|account| seats.iter().all(|seat| &seat.account_id != account))
+        .expect("a table has fewer seats than there are bot accounts")
 }
 
 /// The seat `account_id` holds among `seats`, if any.
@@ -306,7 +324,7 @@ pub struct Cursor {
 
 pub(super) const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code, rules, seat_count, auto_end_turn, \
      status, version, commitment, shuffle_version, turn_seat, turn_since, winners, created_at, updated_at, \
-     turn_seconds, bank_seconds, on_timeout, deadline, outcome, final_totals, log_format";
+     turn_seconds, bank_seconds, on_timeout, deadline, outcome, final_totals, log_format, hints";
 
 /// [`MATCH_COLUMNS`] of `matches` aliased as `m`, for queries that join other tables.
 static ALIASED_MATCH_COLUMNS: LazyLock<String> = LazyLock::new(|| {
@@ -329,6 +347,7 @@ pub(super) fn match_from_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
             .map_err(|error| StoreError::Corrupt(format!("rules: {error}")))?,
         seat_count: small(row.try_get("seat_count")?, "seat_count")?,
         auto_end_turn: row.try_get::<i64, _>("auto_end_turn")? != 0,
+        hints: row.try_get::<i64, _>("hints")? != 0,
         status: MatchStatus::parse(&row.try_get::<String, _>("status")?)?,
         version: row.try_get("version")?,
         commitment: row.try_get("commitment")?,
@@ -380,21 +399,30 @@ pub(super) fn seat_from_row(row: &AnyRow) -> Result<SeatRow, StoreError> {
         account_id: row.try_get("account_id")?,
         username: row.try_get("username")?,
         client_seed: row.try_get("client_seed")?,
+        bot: row
+            .try_get::<Option<String>, _>("bot_level")?
+            .map(|name| {
+                Level::from_name(&name)
+                    .ok_or_else(|| StoreError::Corrupt(format!("bot_level = {name}")))
+            })
+            .transpose()?,
     })
 }
 
 impl Db {
-    /// Creates a match with its secret and the creator in seat 0.
+    /// Creates a match with its secret and its first seats (the creator in seat 0, and any
+    /// bots); a table they fill starts at once, with `start` written in the same transaction.
     pub async fn insert_match(
         &self,
         row: &MatchRow,
         secret: &str,
-        client_seed: &str,
+        seats: &[SeatRow],
+        start: Option<&Append>,
     ) -> Result<(), StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
             sqlx::query(&format!(
-                "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
+                "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)"
             ))
             .bind(&row.id)
             .bind(&row.created_by)
@@ -427,6 +455,7 @@ impl Db {
                     .map(|totals| serde_json::to_string(totals).expect("totals serialise")),
             )
             .bind(i64::from(row.log_format))
+            .bind(i64::from(row.hints))
             .execute(&mut *transaction)
             .await?;
             sqlx::query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
@@ -434,13 +463,24 @@ impl Db {
                 .bind(secret)
                 .execute(&mut *transaction)
                 .await?;
-            sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at) VALUES ($1, 0, $2, $3, $4)")
-                .bind(&row.id)
-                .bind(&row.created_by)
-                .bind(client_seed)
-                .bind(row.created_at)
-                .execute(&mut *transaction)
-                .await?;
+            for seat in seats {
+                sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
+                    .bind(&row.id)
+                    .bind(i64::from(seat.seat))
+                    .bind(&seat.account_id)
+                    .bind(&seat.client_seed)
+                    .bind(row.created_at)
+                    .bind(seat.bot.map(Level::name))
+                    .execute(&mut *transaction)
+                    .await?;
+            }
+            if let Some(start) = start
+                && !super::append::append_in(&mut transaction, self.backend(), start).await?
+            {
+                return Err(StoreError::Corrupt(
+                    "a match being created was at another version".into(),
+                ));
+            }
             transaction.commit().await?;
             Ok::<_, StoreError>(())
         })
@@ -519,7 +559,7 @@ impl Db {
             .map(|index| format!("${index}"))
             .collect();
         let sql = format!(
-            "SELECT s.match_id, s.seat, s.account_id, a.username, s.client_seed FROM match_seats s \
+            "SELECT s.match_id, s.seat, s.account_id, a.username, s.client_seed, s.bot_level FROM match_seats s \
              JOIN accounts a ON a.id = s.account_id WHERE s.match_id IN ({}) ORDER BY s.match_id, s.seat",
             placeholders.join(", ")
         );
@@ -595,6 +635,52 @@ impl Db {
     pub async fn release_clock_work(&self, match_id: &str) -> Result<(), StoreError> {
         self.timed(
             sqlx::query("UPDATE matches SET clock_lease = NULL WHERE id = $1")
+                .bind(match_id)
+                .execute(self.pool()),
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Claims, until `lease_until`, up to `limit` matches where a bot is to move and that no
+    /// other process holds, longest waiting first; returns their ids. On PostgreSQL rows another
+    /// process is claiming are skipped, not waited for.
+    pub async fn claim_bot_work(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let skip_locked = match self.backend() {
+            super::Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            super::Backend::Sqlite => "",
+        };
+        let sql = format!(
+            "UPDATE matches SET bot_lease = $2 WHERE id IN (\
+               SELECT id FROM matches WHERE bot_turn_since IS NOT NULL \
+               AND (bot_lease IS NULL OR bot_lease <= $1) \
+               ORDER BY bot_turn_since LIMIT $3{skip_locked}) \
+             RETURNING id"
+        );
+        let rows = self
+            .timed(
+                sqlx::query(&sql)
+                    .bind(now)
+                    .bind(lease_until)
+                    .bind(limit)
+                    .fetch_all(self.pool()),
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Gives up this process's claim on a match's bot turns.
+    pub async fn release_bot_work(&self, match_id: &str) -> Result<(), StoreError> {
+        self.timed(
+            sqlx::query("UPDATE matches SET bot_lease = NULL WHERE id = $1")
                 .bind(match_id)
                 .execute(self.pool()),
         )

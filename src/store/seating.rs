@@ -14,6 +14,7 @@ use super::append::{self, Append};
 use super::matches::{MATCH_COLUMNS, MatchRow, SeatRow, match_from_row, seat_from_row, seat_of};
 use super::notifications::{self, NewNotification};
 use super::{Backend, Db, StoreError, within};
+use crate::bots::Level;
 use crate::rules::Seat;
 
 /// A match locked for a change of its seats. Dropping it without [`SeatChange::commit`] rolls
@@ -51,7 +52,7 @@ impl Db {
         let seats = self
             .timed(
                 sqlx::query(
-                    "SELECT s.seat, s.account_id, a.username, s.client_seed FROM match_seats s \
+                    "SELECT s.seat, s.account_id, a.username, s.client_seed, s.bot_level FROM match_seats s \
                      JOIN accounts a ON a.id = s.account_id WHERE s.match_id = $1 ORDER BY s.seat",
                 )
                 .bind(match_id)
@@ -72,22 +73,24 @@ impl Db {
 }
 
 impl SeatChange {
-    /// Seats `account_id` in `seat`.
+    /// Seats `account_id` in `seat`; `bot` says which bot, when it is a bot account.
     pub async fn take_seat(
         &mut self,
         seat: Seat,
         account_id: &str,
         client_seed: &str,
+        bot: Option<Level>,
         now: i64,
     ) -> Result<(), StoreError> {
         let timeout = self.timeout;
         within(timeout, async {
-            sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at) VALUES ($1, $2, $3, $4, $5)")
+            sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
                 .bind(&self.row.id)
                 .bind(i64::from(seat))
                 .bind(account_id)
                 .bind(client_seed)
                 .bind(now)
+                .bind(bot.map(Level::name))
                 .execute(&mut *self.transaction)
                 .await?;
             let username: String = sqlx::query("SELECT username FROM accounts WHERE id = $1")
@@ -100,14 +103,15 @@ impl SeatChange {
                 account_id: account_id.to_owned(),
                 username,
                 client_seed: client_seed.to_owned(),
+                bot,
             });
             Ok::<_, StoreError>(())
         })
         .await
     }
 
-    /// Frees `account_id`'s seat; later seats move down one, and a match left with nobody is
-    /// deleted.
+    /// Frees `account_id`'s seat; later seats move down one, and a match left with nobody but
+    /// bots is deleted.
     pub async fn free_seat(&mut self, account_id: &str) -> Result<(), StoreError> {
         let Some(freed) = seat_of(&self.seats, account_id) else {
             return Ok(());
@@ -130,7 +134,7 @@ impl SeatChange {
                     .await?;
                 later.seat -= 1;
             }
-            if self.seats.is_empty() {
+            if self.seats.iter().all(|seat| seat.bot.is_some()) {
                 sqlx::query("DELETE FROM matches WHERE id = $1")
                     .bind(&self.row.id)
                     .execute(&mut *self.transaction)

@@ -330,6 +330,7 @@ async fn append_unannounced(app: &TestApp, id: &str) -> i64 {
             status: MatchStatus::Playing,
             turn_seat: Some(1),
             turn_changed: true,
+            bot_turn: false,
             winners: None,
             deadline: None,
             remind_at: None,

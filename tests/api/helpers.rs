@@ -114,6 +114,8 @@ pub struct TestApp {
     pub settings: Settings,
     /// Its database handle.
     pub db: kings_corner::store::Db,
+    /// Its match service.
+    pub matches: Arc<kings_corner::matches::Matches>,
     /// The clock its matches go by: tests move it with `advance`.
     pub clock: Arc<ManualClock>,
     /// Its database (dropped last).
@@ -144,8 +146,9 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     settings.database.url = url;
     adjust(&mut settings);
     let clock = Arc::new(ManualClock::default());
-    let (app, address) = start_with_clock(settings.clone(), clock.clone()).await;
+    let (app, address, matches) = start_process(settings.clone(), clock.clone()).await;
     TestApp {
+        matches,
         address,
         client: reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
@@ -168,14 +171,28 @@ pub async fn start_with_clock(
     settings: Settings,
     clock: Arc<ManualClock>,
 ) -> (kings_corner::store::Db, String) {
+    let (db, address, _) = start_process(settings, clock).await;
+    (db, address)
+}
+
+/// Starts one more server process whose matches go by `clock`, with its match service.
+pub async fn start_process(
+    settings: Settings,
+    clock: Arc<ManualClock>,
+) -> (
+    kings_corner::store::Db,
+    String,
+    Arc<kings_corner::matches::Matches>,
+) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("binds a random port");
     let app = Application::build_with_clock(settings, listener, clock)
         .await
         .expect("the app builds");
     let address = format!("http://{}", app.address());
     let db = app.db().clone();
+    let matches = app.matches();
     tokio::spawn(app.run());
-    (db, address)
+    (db, address, matches)
 }
 
 impl TestApp {

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod auth;
+mod bots;
 mod clocks;
 mod hardening;
 mod helpers;

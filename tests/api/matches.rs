@@ -342,6 +342,7 @@ fn test_append(match_id: &str, expected_version: i64, key: Option<&str>, told: &
             status: MatchStatus::Playing,
             turn_seat: Some(1),
             turn_changed: true,
+            bot_turn: false,
             winners: None,
             deadline: None,
             remind_at: None,

@@ -11,13 +11,14 @@ use crate::matches::{
     CreateMatch, Invitation, InvitationView, JoinMatch, ListQuery, MatchPage, MatchSummary, Matches,
 };
 
-/// Create a match; the creator takes seat 0.
+/// Create a match; the creator takes seat 0, and any `bots` asked for the seats after it. A
+/// table the bots fill starts at once (solo play).
 #[utoipa::path(
     tag = "matches",
     request_body = CreateMatch,
     responses(
         (status = 201, description = "Created", body = MatchSummary),
-        (status = 422, description = "Invalid rules (`invalid_rules`, naming the option in `field`) or body", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid rules (`invalid_rules`, naming the option in `field`), `too_many_bots`, or body", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["play"]))
 )]

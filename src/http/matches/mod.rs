@@ -4,9 +4,11 @@
 //! - [`play`]: the private view (with `ETag`), moves (with `Idempotency-Key`), claims on late
 //!   seats;
 //! - [`feed`]: the event feed, long-polled or as Server-Sent Events;
-//! - [`archive`]: replays and the verifiable export.
+//! - [`archive`]: replays and the verifiable export;
+//! - [`bots`]: bots for free seats, and hints.
 
 pub mod archive;
+pub mod bots;
 pub mod feed;
 pub mod lobby;
 pub mod play;
@@ -22,6 +24,8 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(lobby::join_match)
         .service(lobby::leave_match)
         .service(lobby::invite)
+        .service(bots::add_bot)
+        .service(bots::get_hint)
         .service(play::get_view)
         .service(play::post_move)
         .service(play::claim)

@@ -5,14 +5,16 @@
 -- row. Returns the matches whose appends were written.
 WITH moves AS (
     SELECT * FROM json_to_recordset($1::json) AS m (id TEXT, expected BIGINT, version BIGINT,
-        status TEXT, turn_seat BIGINT, turn_changed BOOLEAN, winners TEXT, now BIGINT,
+        status TEXT, turn_seat BIGINT, turn_changed BOOLEAN, bot_turn BOOLEAN, winners TEXT, now BIGINT,
         deadline BIGINT, remind_at BIGINT, outcome TEXT, final_totals TEXT)
 ), updated AS (
     UPDATE matches SET version = moves.version, status = moves.status,
         turn_seat = moves.turn_seat,
         turn_since = CASE WHEN moves.turn_changed THEN moves.now ELSE matches.turn_since END,
         winners = moves.winners, updated_at = moves.now, deadline = moves.deadline,
-        remind_at = moves.remind_at, outcome = moves.outcome, final_totals = moves.final_totals
+        remind_at = moves.remind_at, outcome = moves.outcome, final_totals = moves.final_totals,
+        bot_turn_since = CASE WHEN moves.bot_turn
+            THEN COALESCE(matches.bot_turn_since, moves.now) ELSE NULL END
     FROM moves WHERE matches.id = moves.id AND matches.version = moves.expected
     RETURNING matches.id, moves.now
 ), inserted AS (

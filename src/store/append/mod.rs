@@ -27,6 +27,8 @@ pub struct ReadModel {
     pub turn_seat: Option<Seat>,
     /// Whether the turn changed hands (the inbox orders by when the turn began).
     pub turn_changed: bool,
+    /// Whether a bot is to move: its turn waits for a server process to play it.
+    pub bot_turn: bool,
     /// Set when the move ended the match.
     pub winners: Option<Vec<Seat>>,
     /// With a clock: when the seat to move runs out of time (Unix seconds).

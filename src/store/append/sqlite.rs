@@ -48,7 +48,8 @@ pub(super) async fn write(
     let updated = sqlx::query(
         "UPDATE matches SET version = $1, status = $2, turn_seat = $3, \
          turn_since = CASE WHEN $4 = 1 THEN $5 ELSE turn_since END, winners = $6, updated_at = $5, \
-         deadline = $9, remind_at = $10, outcome = $11, final_totals = $12 \
+         deadline = $9, remind_at = $10, outcome = $11, final_totals = $12, \
+         bot_turn_since = CASE WHEN $13 = 1 THEN COALESCE(bot_turn_since, $5) ELSE NULL END \
          WHERE id = $7 AND version = $8",
     )
     .bind(append.new_version())
@@ -63,6 +64,7 @@ pub(super) async fn write(
     .bind(model.remind_at)
     .bind(model.outcome.map(Outcome::name))
     .bind(model.final_totals_json())
+    .bind(i64::from(model.bot_turn))
     .execute(&mut *connection)
     .await?;
     if updated.rows_affected() != 1 {

@@ -1,0 +1,62 @@
+//! `POST /v1/matches/{id}/bots` and `GET /v1/matches/{id}/hint`.
+
+use actix_web::{get, post, web};
+
+use crate::http::body::Json;
+use crate::http::error::{ApiError, Problem};
+use crate::http::extract::{Caller, Play};
+use crate::matches::bots::{BotRequest, Hint};
+use crate::matches::{MatchSummary, Matches};
+
+/// Seat a bot in the lowest free seat of a match waiting for players (you must be seated in
+/// it). The last seat taken deals the first hand. Bots see only their own seat and move
+/// through the same checked moves as people, within about a second of their turn.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id")),
+    request_body = BotRequest,
+    responses(
+        (status = 200, description = "Seated", body = MatchSummary),
+        (status = 403, description = "`not_a_player`: only a seated player adds bots", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_full`, `match_started`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Body (an unknown `level`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["play"]))
+)]
+#[post("/v1/matches/{id}/bots")]
+pub async fn add_bot(
+    matches: web::Data<Matches>,
+    caller: Caller<Play>,
+    id: web::Path<String>,
+    body: Json<BotRequest>,
+) -> Result<web::Json<MatchSummary>, ApiError> {
+    Ok(web::Json(
+        matches
+            .add_bot(&id, &caller.account_id, body.into_inner())
+            .await?,
+    ))
+}
+
+/// What the `expert` bot would play in your seat now, and why: computed from what your seat
+/// may know, nothing more. Only on your turn, at a table that allows hints.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = String, Path, description = "Match id")),
+    responses(
+        (status = 200, description = "A suggestion", body = Hint),
+        (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_not_started`, `hints_off`: the table plays without hints", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`not_your_turn`, `hand_over`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["play"]))
+)]
+#[get("/v1/matches/{id}/hint")]
+pub async fn get_hint(
+    matches: web::Data<Matches>,
+    caller: Caller<Play>,
+    id: web::Path<String>,
+) -> Result<web::Json<Hint>, ApiError> {
+    Ok(web::Json(matches.hint(&id, &caller.account_id).await?))
+}

@@ -1,0 +1,269 @@
+//! Bots at the table (issue 9): seats held by bots, their turns, and hints.
+//!
+//! A bot's seat is held by a bot account (see the migration `0008_bots`), so a bot moves
+//! through the same checked append as a person: version check, events, feed, notifications.
+//! Whenever a write gives a bot the turn, the match's row says so (`bot_turn_since`); every
+//! server process looks for such matches, claims them with a lease (`FOR UPDATE SKIP LOCKED`
+//! on PostgreSQL) and plays the bot's actions until the turn leaves it. The append's version
+//! check makes each action count once even should two processes ever play the same turn; the
+//! lease keeps them from trying. A process that gives a bot the turn wakes its own player at
+//! once, so a bot answers within moments; the others look every [`LOOK_EVERY`].
+//!
+//! A bot decides from its seat's [`crate::rules::Knowledge`] only (see [`crate::bots`]), on a
+//! blocking thread: an `expert` search takes milliseconds of CPU that must not hold up the
+//! requests served beside it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::access;
+use super::cache::MatchState;
+use super::notices::{self, Seats};
+use super::state::Intent;
+use super::{MatchError, MatchSummary, Matches};
+use crate::bots::{self, Level};
+use crate::rules::{Action, RuleError, Seat};
+use crate::store::matches::{MatchStatus, SeatRow, free_bot_account};
+use crate::store::{self};
+
+/// How often each process looks for bot turns no write of its own woke it for.
+pub const LOOK_EVERY: Duration = Duration::from_millis(500);
+
+/// Most matches one look takes on.
+const BATCH: i64 = 16;
+
+/// How long a process's claim on a match's bot turns holds before another may take it over.
+const LEASE_SECONDS: i64 = 30;
+
+/// Most bot actions played in one claim of a match (a turn is rarely more than a dozen; the
+/// engine bounds one at 200): the rest waits for the next look.
+const MOST_ACTIONS_PER_CLAIM: usize = 500;
+
+/// A bot asked for: at creation in `bots`, or by a seated player for a free seat.
+#[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"level": "expert"}))]
+pub struct BotRequest {
+    /// `random`, `basic` or `expert`.
+    pub level: Level,
+}
+
+impl BotRequest {
+    /// The seat row of this bot in `seat`, beside the `taken` seats.
+    pub(super) fn seat(&self, seat: Seat, taken: &[SeatRow]) -> SeatRow {
+        SeatRow {
+            seat,
+            account_id: free_bot_account(taken),
+            username: BOT_USERNAME.to_owned(),
+            client_seed: String::new(),
+            bot: Some(self.level),
+        }
+    }
+}
+
+/// How a bot's seat is named (the bot accounts' username; nobody can register it).
+pub const BOT_USERNAME: &str = "[bot]";
+
+/// What the `expert` bot would do in the caller's place, and why.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({"action": {"type": "play", "card": "KC", "to": "NE"},
+    "reason": "puts your KC in the north-east corner (won 71 % of 64 imagined hands)", "version": 12}))]
+pub struct Hint {
+    /// One of the caller's legal actions.
+    pub action: Action,
+    /// Why, in a few words.
+    pub reason: String,
+    /// The version of the match the hint is for: send it as `expected_version`.
+    pub version: i64,
+}
+
+/// What one process's bots have done: actions written, and actions decided for a version
+/// another writer had already moved past (which the lease on a match's bot turns should make
+/// rare: only a person resigning or a clock beside a bot's turn should ever cause one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BotStatistics {
+    /// Bot actions written to a log.
+    pub actions: u64,
+    /// Bot actions refused because the match had moved on.
+    pub lost_races: u64,
+}
+
+/// [`BotStatistics`] as they are counted.
+#[derive(Debug, Default)]
+pub(super) struct BotCounts {
+    actions: AtomicU64,
+    lost_races: AtomicU64,
+}
+
+impl Matches {
+    /// What this process's bots have done so far.
+    pub fn bot_statistics(&self) -> BotStatistics {
+        BotStatistics {
+            actions: self.bot_counts.actions.load(Ordering::Relaxed),
+            lost_races: self.bot_counts.lost_races.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Seats a bot in the lowest free seat of an open match, for a player seated in it; the
+    /// last seat taken deals the first hand, in the same transaction.
+    pub async fn add_bot(
+        &self,
+        match_id: &str,
+        account_id: &str,
+        request: BotRequest,
+    ) -> Result<MatchSummary, MatchError> {
+        let mut change = self
+            .db
+            .lock_seats(match_id)
+            .await?
+            .ok_or(MatchError::NotFound)?;
+        let seat = store::matches::seat_of(&change.seats, account_id);
+        access::player(access::check_visible(&change.row, seat)?)?;
+        if change.row.status != MatchStatus::Open {
+            return Err(MatchError::MatchStarted);
+        }
+        let taken = change.seats.len();
+        if taken >= usize::from(change.row.seat_count) {
+            return Err(MatchError::MatchFull);
+        }
+        let bot = request.seat(taken as Seat, &change.seats);
+        change
+            .take_seat(bot.seat, &bot.account_id, "", bot.bot, store::now())
+            .await?;
+        if change.seats.len() < usize::from(change.row.seat_count) {
+            let notices = notices::of_seat_change(
+                &change.row,
+                &change.seats,
+                BOT_USERNAME,
+                Seats::Joined,
+                self.clock.now(),
+            );
+            change.notify(&notices).await?;
+            change.commit().await?;
+        } else {
+            self.start(change).await?;
+        }
+        self.relay.wake();
+        self.summary(match_id, account_id).await
+    }
+
+    /// The `expert` bot's suggestion for the caller's seat, from what that seat may know.
+    pub async fn hint(&self, match_id: &str, account_id: &str) -> Result<Hint, MatchError> {
+        let seen = self.current(match_id, account_id, Intent::Watch).await?;
+        let seat = access::player(seen.seat)?;
+        let current = seen.current;
+        if !current.table.hints {
+            return Err(MatchError::HintsOff);
+        }
+        match current.state.turn() {
+            Some(turn) if turn == seat => {}
+            Some(turn) => return Err(RuleError::NotYourTurn { seat, turn }.into()),
+            None => return Err(RuleError::HandOver.into()),
+        }
+        let action = think(Level::Expert, &current, seat, match_id).await?;
+        Ok(Hint {
+            action: action.action,
+            reason: action.reason,
+            version: current.version,
+        })
+    }
+
+    /// One look for bot turns: every match where a bot is to move, claimed for this process,
+    /// is played until the turn leaves its bots. Returns how many matches were taken on.
+    pub async fn play_bots(&self) -> Result<usize, MatchError> {
+        let now = self.clock.now();
+        let due = self
+            .db
+            .claim_bot_work(now, now + LEASE_SECONDS, BATCH)
+            .await?;
+        for match_id in &due {
+            if let Err(error) = self.play_bot_turns(match_id).await {
+                tracing::warn!(match_id, %error, "a bot could not play");
+            }
+            // Done (or failed, to be tried again at the next look).
+            self.db.release_bot_work(match_id).await?;
+        }
+        Ok(due.len())
+    }
+
+    /// Plays the bots of one match while one of them has the turn.
+    async fn play_bot_turns(&self, match_id: &str) -> Result<(), MatchError> {
+        let read = self.read_row_unchecked(match_id).await?;
+        if read.row.status != MatchStatus::Playing {
+            return Ok(());
+        }
+        let mut current = self.load(&read).await?;
+        current = self.on_time(match_id, current).await?;
+        for _ in 0..MOST_ACTIONS_PER_CLAIM {
+            let Some(seat) = current.state.turn() else {
+                return Ok(());
+            };
+            let Some(level) = current.table.bot_at(seat) else {
+                return Ok(());
+            };
+            let decision = think(level, &current, seat, match_id).await?;
+            let events = current.state.decide(seat, decision.action)?;
+            current = match self.write(match_id, &current, events, |_| None).await {
+                Ok(written) => {
+                    self.bot_counts.actions.fetch_add(1, Ordering::Relaxed);
+                    written
+                }
+                Err(MatchError::VersionConflict { .. }) => {
+                    self.bot_counts.lost_races.fetch_add(1, Ordering::Relaxed);
+                    self.reload(match_id).await?
+                }
+                Err(other) => return Err(other),
+            };
+        }
+        Ok(())
+    }
+
+    /// Runs [`Matches::play_bots`] whenever a write of this process gives a bot the turn, and
+    /// every [`LOOK_EVERY`] besides, for as long as the server runs.
+    pub fn keep_bots_playing(self: Arc<Self>) {
+        tokio::spawn(async move {
+            loop {
+                match self.play_bots().await {
+                    // A full batch: more may be waiting.
+                    Ok(taken) if taken as i64 == BATCH => continue,
+                    Ok(_) => {}
+                    Err(error) => tracing::warn!(%error, "the bots could not look for turns"),
+                }
+                tokio::select! {
+                    () = self.bot_turns.woken() => {}
+                    () = tokio::time::sleep(LOOK_EVERY) => {}
+                }
+            }
+        });
+    }
+}
+
+/// `level`'s decision for `seat`, from that seat's knowledge alone, on a blocking thread. The
+/// seed is the match and its version: the same position gets the same decision.
+async fn think(
+    level: Level,
+    current: &MatchState,
+    seat: Seat,
+    match_id: &str,
+) -> Result<bots::Decision, MatchError> {
+    let knowledge = current.state.knowledge(seat);
+    let seed = seed_of(match_id, current.version);
+    tokio::task::spawn_blocking(move || bots::decide(level, &knowledge, seed))
+        .await
+        .map_err(|error| MatchError::Corrupt(format!("a bot's thread failed: {error}")))?
+        .ok_or_else(|| MatchError::Corrupt("a bot was asked to move off its turn".into()))
+}
+
+/// A seed from a match id and version (FNV-1a: stable across builds and platforms).
+fn seed_of(match_id: &str, version: i64) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in match_id.bytes().chain(version.to_le_bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
