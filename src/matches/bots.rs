@@ -9,6 +9,10 @@
 //! lease keeps them from trying. A process that gives a bot the turn wakes its own player at
 //! once, so a bot answers within moments; the others look every [`LOOK_EVERY`].
 //!
+//! At a table with `on_timeout: bot`, a late seat's turn is played the same way by the `basic`
+//! bot, after a `bot_stood_in` event that says so (`stand_in`, called by the clock
+//! keeping of [`super::timekeeping`]).
+//!
 //! A bot decides from its seat's [`crate::rules::Knowledge`] only (see [`crate::bots`]), on a
 //! blocking thread: an `expert` search takes milliseconds of CPU that must not hold up the
 //! requests served beside it.
@@ -22,10 +26,12 @@ use utoipa::ToSchema;
 
 use super::access;
 use super::cache::MatchState;
+use super::clock::MatchClock;
 use super::notices::{self, Seats};
 use super::state::Intent;
 use super::{MatchError, MatchSummary, Matches};
 use crate::bots::{self, Level};
+use crate::clock::rfc3339;
 use crate::rules::{Action, RuleError, Seat};
 use crate::store::matches::{MatchStatus, SeatRow, free_bot_account};
 use crate::store::{self};
@@ -205,21 +211,64 @@ impl Matches {
             let Some(level) = current.table.bot_at(seat) else {
                 return Ok(());
             };
-            let decision = think(level, &current, seat, match_id).await?;
-            let events = current.state.decide(seat, decision.action)?;
-            current = match self.write(match_id, &current, events, |_| None).await {
-                Ok(written) => {
-                    self.bot_counts.actions.fetch_add(1, Ordering::Relaxed);
-                    written
-                }
-                Err(MatchError::VersionConflict { .. }) => {
-                    self.bot_counts.lost_races.fetch_add(1, Ordering::Relaxed);
-                    self.reload(match_id).await?
-                }
-                Err(other) => return Err(other),
-            };
+            current = self.play_one(match_id, &current, seat, level).await?;
         }
         Ok(())
+    }
+
+    /// Plays the late `seat`'s turn with the `basic` bot (`on_timeout: bot`): first the note
+    /// that a bot stands in (unless written already), then its actions until that turn ends.
+    /// Answers the match after them.
+    pub(super) async fn stand_in(
+        &self,
+        match_id: &str,
+        mut current: Arc<MatchState>,
+        seat: Seat,
+        deadline: i64,
+    ) -> Result<Arc<MatchState>, MatchError> {
+        let stood_in = |state: &MatchState| state.clock.as_ref().is_some_and(MatchClock::stood_in);
+        if !stood_in(&current) {
+            tracing::info!(match_id, seat, "a bot plays a late turn");
+            let events = current.state.stand_in(seat, rfc3339(deadline))?;
+            current = self.write_or_reload(match_id, &current, events).await?;
+        }
+        // The same turn: the seat to move and the deadline it missed.
+        let same_turn = |state: &MatchState| {
+            stood_in(state)
+                && state.clock.as_ref().and_then(MatchClock::deadline) == Some((seat, deadline))
+        };
+        for _ in 0..MOST_ACTIONS_PER_CLAIM {
+            if !same_turn(&current) {
+                break;
+            }
+            current = self
+                .play_one(match_id, &current, seat, Level::Basic)
+                .await?;
+        }
+        Ok(current)
+    }
+
+    /// One action of `level` for `seat`, written; on a lost race, the match as it now is.
+    async fn play_one(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        seat: Seat,
+        level: Level,
+    ) -> Result<Arc<MatchState>, MatchError> {
+        let decision = think(level, current, seat, match_id).await?;
+        let events = current.state.decide(seat, decision.action)?;
+        match self.write(match_id, current, events, |_| None).await {
+            Ok(written) => {
+                self.bot_counts.actions.fetch_add(1, Ordering::Relaxed);
+                Ok(written)
+            }
+            Err(MatchError::VersionConflict { .. }) => {
+                self.bot_counts.lost_races.fetch_add(1, Ordering::Relaxed);
+                self.reload(match_id).await
+            }
+            Err(other) => Err(other),
+        }
     }
 
     /// Runs [`Matches::play_bots`] whenever a write of this process gives a bot the turn, and

@@ -63,6 +63,8 @@ pub struct MatchClock {
     running: Option<(Seat, i64)>,
     /// Whether the running turn's reminder was written.
     reminded: bool,
+    /// Whether a bot took over the running turn (`on_timeout: bot`).
+    stood_in: bool,
 }
 
 impl MatchClock {
@@ -74,6 +76,7 @@ impl MatchClock {
             banks: vec![i64::from(settings.bank_seconds); usize::from(seats)],
             running: None,
             reminded: false,
+            stood_in: false,
         }
     }
 
@@ -84,6 +87,7 @@ impl MatchClock {
                 self.stop(at);
                 self.running = Some((*seat, at));
                 self.reminded = false;
+                self.stood_in = false;
             }
             Event::SeatOut { seat, .. }
                 if self.running.is_some_and(|(to_move, _)| to_move == *seat) =>
@@ -94,6 +98,11 @@ impl MatchClock {
                 self.stop(at);
             }
             Event::DeadlineNear { .. } => self.reminded = true,
+            // Past its deadline: no reminder is due any more.
+            Event::BotStoodIn { .. } => {
+                self.reminded = true;
+                self.stood_in = true;
+            }
             _ => {}
         }
     }
@@ -112,6 +121,11 @@ impl MatchClock {
     /// What a passed deadline means at this match.
     pub fn on_timeout(&self) -> OnTimeout {
         self.on_timeout
+    }
+
+    /// Whether a bot took over the turn running now.
+    pub fn stood_in(&self) -> bool {
+        self.stood_in
     }
 
     /// The seat to move and when it runs out of time (Unix seconds).

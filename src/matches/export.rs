@@ -207,6 +207,9 @@ fn check_clock(export: &MatchExport, times: &[i64]) -> Result<(), String> {
                 ..
             } => Some(("a timeout", deadline.as_deref())),
             Event::DeadlineNear { deadline, .. } => Some(("a reminder", Some(deadline.as_str()))),
+            Event::BotStoodIn { deadline, .. } => {
+                Some(("a bot's stand-in", Some(deadline.as_str())))
+            }
             _ => None,
         };
         if let Some((what, recorded)) = enforced {
@@ -227,9 +230,13 @@ fn check_clock(export: &MatchExport, times: &[i64]) -> Result<(), String> {
                     rfc3339(deadline)
                 ));
             }
-            if what == "a timeout" && *at < deadline {
+            let takes_over = matches!(
+                logged.event,
+                Event::SeatOut { .. } | Event::BotStoodIn { .. }
+            );
+            if takes_over && *at < deadline {
                 return Err(format!(
-                    "event {}: a timeout written at {}, before its deadline {}",
+                    "event {}: {what} written at {}, before its deadline {}",
                     logged.seq,
                     rfc3339(*at),
                     rfc3339(deadline)

@@ -52,7 +52,9 @@ pub struct CreateMatch {
     /// A clock: a preset (`fast_5m`, `correspondence_1d`, `correspondence_3d`,
     /// `correspondence_7d`) or `{"turn_seconds": n, "bank_seconds": m}`; none by default.
     pub clock: Option<ClockChoice>,
-    /// What a passed deadline means: `claim` (default) or `forfeit`. Needs a clock.
+    /// What a passed deadline means: `claim` (default: another seat may forfeit the late one),
+    /// `forfeit` (the server forfeits it) or `bot` (the `basic` bot plays the late turn and
+    /// the seat stays in). Needs a clock.
     pub on_timeout: Option<OnTimeout>,
     /// Bots seated at once after the creator, in seats 1, 2, …: `[{"level": "expert"}]`. A
     /// table they fill starts at once (solo play).

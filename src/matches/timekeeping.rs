@@ -5,6 +5,8 @@
 //!   every second or so for the matches whose deadline has passed.
 //! - With `on_timeout: claim`, nothing happens by itself: another seat still in may
 //!   [`Matches::claim`], which forfeits the late seat.
+//! - With `on_timeout: bot`, the `basic` bot plays the late seat's turn for it, lazily and
+//!   from the sweeper like a forfeit (see [`super::bots`]); the seat stays in.
 //! - Either way, once a tenth of the turn's time is left, the sweeper writes a reminder
 //!   (`deadline_near`) to the log, once.
 //!
@@ -32,6 +34,8 @@ const LEASE_SECONDS: i64 = 30;
 enum Due {
     /// The seat to move is past its deadline and the match forfeits by itself.
     Forfeit(Seat, i64),
+    /// The seat to move is past its deadline and a bot plays its turn (or goes on playing it).
+    StandIn(Seat, i64),
     /// The seat to move has a tenth of its time left and has not been reminded.
     Reminder(Seat, i64),
 }
@@ -48,6 +52,9 @@ impl Matches {
             Some(Due::Forfeit(seat, deadline)) => {
                 self.forfeit(match_id, &current, seat, deadline).await
             }
+            Some(Due::StandIn(seat, deadline)) => {
+                self.stand_in(match_id, current, seat, deadline).await
+            }
             _ => Ok(current),
         }
     }
@@ -60,8 +67,12 @@ impl Matches {
         }
         let now = self.clock.now();
         let (seat, deadline) = clock.deadline()?;
-        if clock.on_timeout() == OnTimeout::Forfeit && now >= deadline {
-            return Some(Due::Forfeit(seat, deadline));
+        if now >= deadline {
+            match clock.on_timeout() {
+                OnTimeout::Forfeit => return Some(Due::Forfeit(seat, deadline)),
+                OnTimeout::Bot => return Some(Due::StandIn(seat, deadline)),
+                OnTimeout::Claim => {}
+            }
         }
         clock
             .reminder_at()
@@ -170,6 +181,9 @@ impl Matches {
         match self.due(&current, true) {
             Some(Due::Forfeit(seat, deadline)) => {
                 self.forfeit(match_id, &current, seat, deadline).await?;
+            }
+            Some(Due::StandIn(seat, deadline)) => {
+                self.stand_in(match_id, current, seat, deadline).await?;
             }
             Some(Due::Reminder(seat, deadline)) => {
                 let events = current.state.remind(seat, rfc3339(deadline))?;

@@ -110,6 +110,12 @@ impl GameState {
         Ok(vec![Event::DeadlineNear { seat, deadline }])
     }
 
+    /// The server's note that a bot plays the late seat's turn for it (`on_timeout: bot`).
+    pub fn stand_in(&self, seat: Seat, deadline: String) -> Result<Vec<Event>, RuleError> {
+        self.check_to_move(seat)?;
+        Ok(vec![Event::BotStoodIn { seat, deadline }])
+    }
+
     fn check_still_in(&self, seat: Seat) -> Result<(), RuleError> {
         if self.status != Status::Playing {
             return Err(RuleError::HandOver);

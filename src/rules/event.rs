@@ -135,6 +135,15 @@ pub enum Event {
         /// Its deadline (RFC 3339).
         deadline: String,
     },
+    /// The seat to move ran out of time at a table whose late turns a bot plays (the server's
+    /// setting `on_timeout: bot`): the actions that follow, to the end of this turn, are the
+    /// `basic` bot's. The seat stays in the game. Written by the server; it changes nothing.
+    BotStoodIn {
+        /// The late seat.
+        seat: Seat,
+        /// The deadline it missed (RFC 3339).
+        deadline: String,
+    },
     /// The match was called off before its first action (RULES.md §10.2): no winners, nothing
     /// scored, no chips paid.
     MatchAborted {

@@ -113,6 +113,8 @@ impl GameState {
             self.forfeit(*seat, deadline.clone()).map_err(refused)?
         } else if let Event::DeadlineNear { seat, deadline } = first {
             self.remind(*seat, deadline.clone()).map_err(refused)?
+        } else if let Event::BotStoodIn { seat, deadline } = first {
+            self.stand_in(*seat, deadline.clone()).map_err(refused)?
         } else {
             let (seat, action) =
                 self.action_behind(first)

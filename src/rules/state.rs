@@ -396,7 +396,7 @@ impl GameState {
                 self.left.push((*seat, *reason));
                 self.set_aside[index] = std::mem::take(&mut self.hands[index]);
             }
-            Event::DeadlineNear { .. } => {}
+            Event::DeadlineNear { .. } | Event::BotStoodIn { .. } => {}
             Event::MatchAborted { .. } => {
                 self.status = Status::Aborted;
             }

@@ -99,6 +99,8 @@ pub enum OnTimeout {
     Claim,
     /// The server forfeits the late seat at its deadline.
     Forfeit,
+    /// At its deadline the `basic` bot plays the late seat's turn for it; the seat stays in.
+    Bot,
 }
 
 /// How a match ended.
@@ -130,11 +132,12 @@ trait StoredName: Copy + 'static {
 }
 
 impl StoredName for OnTimeout {
-    const ALL: &'static [OnTimeout] = &[OnTimeout::Claim, OnTimeout::Forfeit];
+    const ALL: &'static [OnTimeout] = &[OnTimeout::Claim, OnTimeout::Forfeit, OnTimeout::Bot];
     fn as_str(self) -> &'static str {
         match self {
             OnTimeout::Claim => "claim",
             OnTimeout::Forfeit => "forfeit",
+            OnTimeout::Bot => "bot",
         }
     }
 }
@@ -595,7 +598,8 @@ impl Db {
     }
 
     /// Claims, until `lease_until`, up to `limit` playing matches whose clock has work due at
-    /// `now` (a forfeit at a match that forfeits by itself, or a reminder) and that no other
+    /// `now` (a forfeit at a match that forfeits by itself, a late turn a bot plays, or a
+    /// reminder) and that no other
     /// process holds; returns their ids. On PostgreSQL rows another process is claiming are
     /// skipped, not waited for.
     pub async fn claim_clock_work(
@@ -611,7 +615,7 @@ impl Db {
         let sql = format!(
             "UPDATE matches SET clock_lease = $2 WHERE id IN (\
                SELECT id FROM matches WHERE status = 'playing' \
-               AND ((on_timeout = 'forfeit' AND deadline <= $1) OR remind_at <= $1) \
+               AND ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1) \
                AND (clock_lease IS NULL OR clock_lease <= $1) \
                ORDER BY deadline LIMIT $3{skip_locked}) \
              RETURNING id"

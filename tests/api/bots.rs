@@ -6,7 +6,9 @@ use std::time::Duration;
 use kings_corner::matches::export::{MatchExport, verify};
 use serde_json::{Value, json};
 
-use crate::helpers::{Player, TestApp, assert_problem, players, spawn_app, start_process};
+use crate::helpers::{
+    Player, TestApp, assert_problem, players, shift_times_from, spawn_app, start_process,
+};
 
 /// Creates a match of `seats` with `bots` after the creator; answers its summary.
 async fn create_with_bots(app: &TestApp, creator: &Player, body: Value) -> Value {
@@ -357,4 +359,86 @@ async fn two_processes_play_each_bot_turn_once() {
         0,
         "{first:?} {second:?}"
     );
+}
+
+/// With `on_timeout: bot`, the turn of a seat past its deadline is played by the `basic` bot:
+/// the feed says so, then shows the bot's actions in that seat; the seat stays in and the
+/// others play on. The export verifies; a stand-in moved before its deadline does not.
+#[tokio::test]
+async fn a_late_turn_is_played_by_a_bot_and_the_seat_stays_in() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let created = create_with_bots(
+        &app,
+        &people[0],
+        json!({"seats": 2, "clock": {"turn_seconds": 60, "bank_seconds": 0}, "on_timeout": "bot"}),
+    )
+    .await;
+    assert_eq!(created["clock"]["on_timeout"], "bot");
+    let id = created["id"].as_str().unwrap();
+    let joined = app
+        .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(joined.status(), 200);
+    let view = app
+        .json_as(&people[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    let late = view["turn"].as_u64().unwrap();
+    let before = view["version"].as_i64().unwrap();
+    app.clock.advance(61);
+    // Nobody reads: the sweeper of the clocks finds the late turn within a second or two.
+    let mut events = Vec::new();
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let logged = app.db.events(id, before, 1_000).await.unwrap();
+        if logged
+            .iter()
+            .any(|stored| stored.event.contains("turn_started"))
+        {
+            events = logged
+                .iter()
+                .map(|stored| serde_json::from_str::<Value>(&stored.event).unwrap())
+                .collect();
+            break;
+        }
+    }
+    assert_eq!(
+        events.first().map(|event| event["type"].clone()),
+        Some(json!("bot_stood_in")),
+        "{events:?}"
+    );
+    assert_eq!(events[0]["seat"], late);
+    let turn_end = events
+        .iter()
+        .position(|event| event["type"] == "turn_ended")
+        .expect("the bot ended the late turn");
+    assert_eq!(events[turn_end]["seat"], late);
+    let view = app
+        .json_as(&people[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    assert_eq!(view["seats"][late as usize]["in_game"], true);
+    assert_ne!(view["turn"], late);
+    // The other player resigns: the match ends and its log verifies.
+    let other = &people[1 - late as usize];
+    let resigned = app
+        .post_as(
+            other,
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": view["version"], "action": {"type": "resign"}}),
+        )
+        .await;
+    assert_eq!(resigned.status(), 200);
+    let export = app
+        .json_as(other, &format!("/v1/matches/{id}/export"))
+        .await;
+    let mut export: MatchExport = serde_json::from_value(export).unwrap();
+    verify(&export).expect("a match with a bot's stand-in verifies");
+    let stood_in = export
+        .events
+        .iter()
+        .position(|logged| matches!(logged.event, kings_corner::rules::Event::BotStoodIn { .. }))
+        .unwrap();
+    shift_times_from(&mut export, stood_in, -30);
+    let refused = verify(&export).unwrap_err();
+    assert!(refused.contains("before its deadline"), "{refused}");
 }

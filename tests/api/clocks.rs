@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use kings_corner::matches::export::{MatchExport, verify};
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, players, spawn_app, spawn_app_with, start_with_clock,
+    Player, TestApp, assert_problem, players, shift_times_from, spawn_app, spawn_app_with,
+    start_with_clock,
 };
 
 /// A started match of `players` with this clock; its id.
@@ -263,25 +264,7 @@ async fn verify_refuses_a_timeout_written_before_its_deadline() {
         .iter()
         .position(|logged| matches!(logged.event, kings_corner::rules::Event::SeatOut { .. }))
         .unwrap();
-    let at = kings_corner::clock::parse_rfc3339(forged.events[out].at.as_deref().unwrap()).unwrap();
-    for logged in &mut forged.events[out..] {
-        logged.at = Some(kings_corner::clock::rfc3339(at - 50));
-    }
-    let mut previous = if out == 0 {
-        String::new()
-    } else {
-        forged.events[out - 1].hash.clone()
-    };
-    for logged in &mut forged.events[out..] {
-        let at = kings_corner::clock::parse_rfc3339(logged.at.as_deref().unwrap()).unwrap();
-        logged.hash = kings_corner::matches::log::chain(
-            forged.log_format,
-            &previous,
-            &kings_corner::matches::log::canonical(&logged.event),
-            at,
-        );
-        previous = logged.hash.clone();
-    }
+    shift_times_from(&mut forged, out, -50);
     let refused = verify(&forged).unwrap_err();
     assert!(refused.contains("before its deadline"), "{refused}");
 }

@@ -368,3 +368,24 @@ pub async fn started_matches(app: &TestApp, count: usize) -> (Vec<String>, Vec<i
     }
     (ids, versions)
 }
+
+/// Moves the times of an export's events from index `from` on by `seconds` and chains every
+/// hash again from there: a forger's edit that only `verify`'s clock check can catch.
+pub fn shift_times_from(
+    export: &mut kings_corner::matches::export::MatchExport,
+    from: usize,
+    seconds: i64,
+) {
+    use kings_corner::clock::{parse_rfc3339, rfc3339};
+    use kings_corner::matches::log::{canonical, chain};
+    let mut previous = match from {
+        0 => String::new(),
+        _ => export.events[from - 1].hash.clone(),
+    };
+    for logged in &mut export.events[from..] {
+        let at = parse_rfc3339(logged.at.as_deref().unwrap()).unwrap() + seconds;
+        logged.at = Some(rfc3339(at));
+        logged.hash = chain(export.log_format, &previous, &canonical(&logged.event), at);
+        previous = logged.hash.clone();
+    }
+}

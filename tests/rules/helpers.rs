@@ -176,8 +176,8 @@ pub fn play_random_match(
 }
 
 /// Plays a whole match by random legal actions, in which, now and then, a seat resigns (on
-/// its turn or not), the seat to move is forfeited on time or reminded of its deadline, or,
-/// before anyone has acted, a seat aborts the match.
+/// its turn or not), the seat to move is forfeited on time, reminded of its deadline or has a
+/// bot stand in for it, or, before anyone has acted, a seat aborts the match.
 pub fn play_disrupted_match(
     setup: Setup,
     seed: u64,
@@ -213,6 +213,10 @@ pub fn play_disrupted_match(
                 apply_all(&mut state, reminded.unwrap())
             }
             3 if state.can_abort() => act(&mut state, seat, Action::Abort),
+            4 => {
+                let stood_in = state.stand_in(seat, "2026-11-30T12:00:00Z".to_owned());
+                apply_all(&mut state, stood_in.unwrap())
+            }
             _ => {
                 let actions = state.legal_actions(seat);
                 assert!(!actions.is_empty(), "no legal action for the seat to move");
