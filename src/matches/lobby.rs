@@ -219,21 +219,32 @@ impl Matches {
         if seats.len() < usize::from(row.seat_count) {
             self.db.insert_match(&row, &secret, &seats, None).await?;
         } else {
-            // Solo play: the bots fill the table, which starts as it is created.
-            let before = MatchState::before_start(&row, &seats, &secret)?;
-            let events = before.state.start()?;
-            let (started, append) = advance(&row.id, &before, events, now)?;
-            let verified = self.notifier.checkpoint();
-            self.db
-                .insert_match(&row, &secret, &seats, Some(&append))
-                .await?;
-            self.remember(&row.id, started, verified);
-            self.relay.wake();
-            if append.model.bot_turn {
-                self.bot_turns.wake();
-            }
+            self.insert_started(&row, &secret, &seats).await?;
         }
         self.summary(&row.id, creator).await
+    }
+
+    /// Creates a match its first seats fill (solo play: the bots fill the table), its first
+    /// hand dealt in the same transaction.
+    async fn insert_started(
+        &self,
+        row: &MatchRow,
+        secret: &str,
+        seats: &[SeatRow],
+    ) -> Result<(), MatchError> {
+        let before = MatchState::before_start(row, seats, secret)?;
+        let events = before.state.start()?;
+        let (started, append) = advance(&row.id, &before, events, self.clock.now())?;
+        let verified = self.notifier.checkpoint();
+        self.db
+            .insert_match(row, secret, seats, Some(&append))
+            .await?;
+        self.remember(&row.id, started, verified);
+        self.relay.wake();
+        if append.model.bot_turn {
+            self.bot_turns.wake();
+        }
+        Ok(())
     }
 
     /// A page of the open public lobby, the caller's matches or their inbox.

@@ -199,8 +199,9 @@ fn basic_plays_a_king_into_a_corner_first() {
     );
 }
 
-/// The strength ladder, CI-sized: `basic` beats `random` clearly; `expert` is no weaker than
-/// `basic`. The README's figures come from the full-sized command.
+/// The strength ladder, CI-sized: the targets of the full-sized run (README), on fewer hands.
+/// `expert` beat `basic` in 86 % of 200 hands when this was written, so 55 % on 60 hands
+/// leaves room for chance without letting a broken search through.
 #[test]
 fn the_levels_are_ordered_by_strength() {
     let ladder = |a, b, games| {
@@ -211,5 +212,5 @@ fn the_levels_are_ordered_by_strength() {
     let report = ladder(Level::Basic, Level::Random, 200);
     assert!(report.sides[0].share >= 0.75, "{report}");
     let report = ladder(Level::Expert, Level::Basic, 60);
-    assert!(report.sides[0].share >= 0.5, "{report}");
+    assert!(report.sides[0].share >= 0.55, "{report}");
 }
