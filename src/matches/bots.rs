@@ -27,14 +27,13 @@ use utoipa::ToSchema;
 use super::access;
 use super::cache::MatchState;
 use super::clock::MatchClock;
-use super::notices::{self, Seats};
 use super::state::Intent;
 use super::{MatchError, MatchSummary, Matches};
 use crate::bots::{self, Level};
 use crate::clock::rfc3339;
 use crate::rules::{Action, RuleError, Seat};
 use crate::store::matches::{MatchStatus, SeatRow, free_bot_account};
-use crate::store::{self};
+use crate::store::{self, work::Work};
 
 /// How often each process looks for bot turns no write of its own woke it for.
 pub const LOOK_EVERY: Duration = Duration::from_millis(500);
@@ -122,12 +121,7 @@ impl Matches {
         account_id: &str,
         request: BotRequest,
     ) -> Result<MatchSummary, MatchError> {
-        let mut change = self
-            .db
-            .lock_seats(match_id)
-            .await?
-            .ok_or(MatchError::NotFound)?;
-        let seat = store::matches::seat_of(&change.seats, account_id);
+        let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
         access::player(access::check_visible(&change.row, seat)?)?;
         if change.row.status != MatchStatus::Open {
             return Err(MatchError::MatchStarted);
@@ -140,20 +134,7 @@ impl Matches {
         change
             .take_seat(bot.seat, &bot.account_id, "", bot.bot, store::now())
             .await?;
-        if change.seats.len() < usize::from(change.row.seat_count) {
-            let notices = notices::of_seat_change(
-                &change.row,
-                &change.seats,
-                BOT_USERNAME,
-                Seats::Joined,
-                self.clock.now(),
-            );
-            change.notify(&notices).await?;
-            change.commit().await?;
-        } else {
-            self.start(change).await?;
-        }
-        self.relay.wake();
+        self.seat_taken(change).await?;
         self.summary(match_id, account_id).await
     }
 
@@ -184,14 +165,14 @@ impl Matches {
         let now = self.clock.now();
         let due = self
             .db
-            .claim_bot_work(now, now + LEASE_SECONDS, BATCH)
+            .claim_work(Work::BotTurn, now, now + LEASE_SECONDS, BATCH)
             .await?;
         for match_id in &due {
             if let Err(error) = self.play_bot_turns(match_id).await {
                 tracing::warn!(match_id, %error, "a bot could not play");
             }
             // Done (or failed, to be tried again at the next look).
-            self.db.release_bot_work(match_id).await?;
+            self.db.release_work(Work::BotTurn, match_id).await?;
         }
         Ok(due.len())
     }

@@ -335,12 +335,8 @@ impl Matches {
         request: JoinMatch,
     ) -> Result<MatchSummary, MatchError> {
         check_client_seed(&request.client_seed)?;
-        let mut change = self
-            .db
-            .lock_seats(match_id)
-            .await?
-            .ok_or(MatchError::NotFound)?;
-        if store::matches::seat_of(&change.seats, account_id).is_some() {
+        let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
+        if seat.is_some() {
             drop(change);
             return self.summary(match_id, account_id).await;
         }
@@ -364,12 +360,34 @@ impl Matches {
                 store::now(),
             )
             .await?;
+        self.seat_taken(change).await?;
+        self.summary(match_id, account_id).await
+    }
+
+    /// A match locked for a change of its seats, and the caller's seat in it.
+    pub(super) async fn lock_seats(
+        &self,
+        match_id: &str,
+        account_id: &str,
+    ) -> Result<(SeatChange, Option<Seat>), MatchError> {
+        let change = self
+            .db
+            .lock_seats(match_id)
+            .await?
+            .ok_or(MatchError::NotFound)?;
+        let seat = store::matches::seat_of(&change.seats, account_id);
+        Ok((change, seat))
+    }
+
+    /// Commits a seat change that took the last seat of `change.seats`: the others waiting are
+    /// told who joined or, when that filled the table, the first hand is dealt with it.
+    pub(super) async fn seat_taken(&self, mut change: SeatChange) -> Result<(), MatchError> {
         if change.seats.len() < usize::from(change.row.seat_count) {
-            let joined = &change.seats[taken].username;
+            let joined = change.seats.last().map(|seat| seat.username.clone());
             let notices = notices::of_seat_change(
                 &change.row,
                 &change.seats,
-                joined,
+                joined.as_deref().unwrap_or_default(),
                 Seats::Joined,
                 self.clock.now(),
             );
@@ -379,18 +397,13 @@ impl Matches {
             self.start(change).await?;
         }
         self.relay.wake();
-        self.summary(match_id, account_id).await
+        Ok(())
     }
 
     /// Gives up the caller's seat: in a match that has not started the seat is freed; in one
     /// being played, leaving is resigning (RULES.md §10.1).
     pub async fn leave(&self, match_id: &str, account_id: &str) -> Result<(), MatchError> {
-        let mut change = self
-            .db
-            .lock_seats(match_id)
-            .await?
-            .ok_or(MatchError::NotFound)?;
-        let seat = store::matches::seat_of(&change.seats, account_id);
+        let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
         access::check_visible(&change.row, seat)?;
         if seat.is_none() {
             return Err(MatchError::NotSeated);
@@ -436,7 +449,7 @@ impl Matches {
 
     /// Deals the first hand of a match whose seats are all taken, and commits the seat change
     /// that filled it together with the deal.
-    pub(super) async fn start(&self, mut change: SeatChange) -> Result<(), MatchError> {
+    async fn start(&self, mut change: SeatChange) -> Result<(), MatchError> {
         let secret = change.secret().await?;
         let before = MatchState::before_start(&change.row, &change.seats, &secret)?;
         let events = before.state.start()?;

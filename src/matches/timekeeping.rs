@@ -23,6 +23,7 @@ use super::{MatchError, MatchView, Matches};
 use crate::clock::rfc3339;
 use crate::rules::{Event, Seat, Status};
 use crate::store::matches::{MatchStatus, OnTimeout};
+use crate::store::work::Work;
 
 /// Most matches one sweep takes on.
 const SWEEP_BATCH: i64 = 64;
@@ -159,7 +160,7 @@ impl Matches {
         let now = self.clock.now();
         let due = self
             .db
-            .claim_clock_work(now, now + LEASE_SECONDS, SWEEP_BATCH)
+            .claim_work(Work::Clock, now, now + LEASE_SECONDS, SWEEP_BATCH)
             .await?;
         for match_id in &due {
             if let Err(error) = self.sweep_one(match_id).await {
@@ -167,7 +168,7 @@ impl Matches {
             }
             // Done (or failed, to be tried again at the next sweep): the next due work of this
             // match, a reminder's deadline say, must not wait for the lease to run out.
-            self.db.release_clock_work(match_id).await?;
+            self.db.release_work(Work::Clock, match_id).await?;
         }
         Ok(due.len())
     }

@@ -14,7 +14,8 @@
 //! - [`append`]: writing a move (its events, read model, kept response and notifications)
 //!   atomically;
 //! - [`notifications`]: each account's stream, and the relay that numbers it;
-//! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries.
+//! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries;
+//! - [`work`]: background work on matches (clocks, bot turns) shared by processes with leases.
 
 pub mod accounts;
 pub mod append;
@@ -27,6 +28,7 @@ pub mod seating;
 mod sqlite_file;
 pub mod tokens;
 pub mod webhooks;
+pub mod work;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

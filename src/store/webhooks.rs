@@ -10,7 +10,8 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::{Backend, Db, StoreError};
+use super::work::{Claim, claim_statement};
+use super::{Db, StoreError};
 
 /// A stored webhook.
 #[derive(Clone, Debug)]
@@ -314,16 +315,15 @@ impl Db {
         lease_until: i64,
         limit: i64,
     ) -> Result<Vec<WebhookRow>, StoreError> {
-        let skip_locked = match self.backend() {
-            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
-            Backend::Sqlite => "",
-        };
-        let sql = format!(
-            "UPDATE webhooks SET lease_until = $2 WHERE id IN (\
-               SELECT id FROM webhooks WHERE disabled_at IS NULL AND next_attempt_at <= $1 \
-               AND (lease_until IS NULL OR lease_until <= $1) \
-               ORDER BY next_attempt_at LIMIT $3{skip_locked}) \
-             RETURNING {WEBHOOK_COLUMNS}"
+        let sql = claim_statement(
+            self.backend(),
+            Claim {
+                table: "webhooks",
+                lease: "lease_until",
+                due: "disabled_at IS NULL AND next_attempt_at <= $1",
+                order: "next_attempt_at",
+                returning: WEBHOOK_COLUMNS,
+            },
         );
         let rows = self
             .timed(

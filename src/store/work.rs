@@ -1,0 +1,123 @@
+//! Background work on matches that server processes share: each piece is claimed for a while
+//! (a lease, Unix seconds in a column of the match's row) by one process, which releases it
+//! when done; a process that dies holding one only delays the work until the lease runs out.
+//! On PostgreSQL rows another process is claiming are skipped, not waited for
+//! (`FOR UPDATE SKIP LOCKED`).
+
+use sqlx::Row;
+
+use super::{Backend, Db, StoreError};
+
+/// A kind of background work on matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A clock's due forfeit, bot stand-in or reminder (see `matches::timekeeping`).
+    Clock,
+    /// A bot's turn to play (see `matches::bots`).
+    BotTurn,
+}
+
+impl Work {
+    /// Its lease column.
+    const fn lease(self) -> &'static str {
+        match self {
+            Work::Clock => "clock_lease",
+            Work::BotTurn => "bot_lease",
+        }
+    }
+
+    /// Which matches have this work due at `$1`.
+    const fn due(self) -> &'static str {
+        match self {
+            Work::Clock => {
+                "status = 'playing' AND \
+                 ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)"
+            }
+            Work::BotTurn => "bot_turn_since IS NOT NULL",
+        }
+    }
+
+    /// The order it is taken in: the most overdue first.
+    const fn order(self) -> &'static str {
+        match self {
+            Work::Clock => "deadline",
+            Work::BotTurn => "bot_turn_since",
+        }
+    }
+}
+
+/// What a claim takes: rows of `table` where `due` holds at `$1` and the `lease` column is free,
+/// the first by `order`.
+pub(super) struct Claim<'a> {
+    pub table: &'a str,
+    pub lease: &'a str,
+    pub due: &'a str,
+    pub order: &'a str,
+    pub returning: &'a str,
+}
+
+/// The statement of a claim: at most `$3` rows, leased until `$2`; rows another process is
+/// claiming at the same moment are skipped on PostgreSQL (SQLite has one writer anyway).
+pub(super) fn claim_statement(backend: Backend, claim: Claim<'_>) -> String {
+    let Claim {
+        table,
+        lease,
+        due,
+        order,
+        returning,
+    } = claim;
+    let skip_locked = match backend {
+        Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+        Backend::Sqlite => "",
+    };
+    format!(
+        "UPDATE {table} SET {lease} = $2 WHERE id IN (\
+           SELECT id FROM {table} WHERE {due} AND ({lease} IS NULL OR {lease} <= $1) \
+           ORDER BY {order} LIMIT $3{skip_locked}) \
+         RETURNING {returning}"
+    )
+}
+
+impl Db {
+    /// Claims, until `lease_until`, up to `limit` matches with `work` due at `now` that no
+    /// other process holds; returns their ids.
+    pub async fn claim_work(
+        &self,
+        work: Work,
+        now: i64,
+        lease_until: i64,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let sql = claim_statement(
+            self.backend(),
+            Claim {
+                table: "matches",
+                lease: work.lease(),
+                due: work.due(),
+                order: work.order(),
+                returning: "id",
+            },
+        );
+        let rows = self
+            .timed(
+                sqlx::query(&sql)
+                    .bind(now)
+                    .bind(lease_until)
+                    .bind(limit)
+                    .fetch_all(self.pool()),
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Gives up this process's claim on a match's `work`.
+    pub async fn release_work(&self, work: Work, match_id: &str) -> Result<(), StoreError> {
+        let sql = format!("UPDATE matches SET {} = NULL WHERE id = $1", work.lease());
+        self.timed(sqlx::query(&sql).bind(match_id).execute(self.pool()))
+            .await?;
+        Ok(())
+    }
+}
