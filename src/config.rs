@@ -121,6 +121,12 @@ pub struct Settings {
     #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<std::net::IpAddr>,
 
+    /// Origins of web pages that may call the API from a browser (CORS), comma-separated:
+    /// `https://play.example.com,http://localhost:5173`, or `*` for any. None by default.
+    /// Requests carry bearer tokens, never cookies, so no origin is sent credentials.
+    #[arg(long, env = "CORS_ALLOWED_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
+    pub cors_allowed_origins: Vec<String>,
+
     /// How often each server process looks for late seats to forfeit and reminders to write,
     /// in seconds.
     #[arg(long, env = "CLOCK_SWEEP_SECONDS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3600))]
@@ -220,6 +226,7 @@ impl std::fmt::Debug for Settings {
             .field("match_cache_capacity", &self.match_cache_capacity)
             .field("max_held_connections", &self.max_held_connections)
             .field("trusted_proxies", &self.trusted_proxies)
+            .field("cors_allowed_origins", &self.cors_allowed_origins)
             .field("clock_sweep_seconds", &self.clock_sweep_seconds)
             .field(
                 "notification_retention_days",
@@ -238,6 +245,27 @@ fn parse_network(text: &str) -> Result<ipnet::IpNet, String> {
     text.parse::<ipnet::IpNet>()
         .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
         .map_err(|_| format!("`{text}` is neither a network (10.0.0.0/8) nor an address"))
+}
+
+/// `*`, or an origin as a browser sends it: `scheme://host[:port]`, no path.
+fn parse_origin(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text == "*" {
+        return Ok(text.to_owned());
+    }
+    let refused =
+        || format!("`{text}` is not an origin: write it as https://host or http://host:port, or *");
+    let parsed = url::Url::parse(text).map_err(|_| refused())?;
+    let bare = matches!(parsed.scheme(), "http" | "https")
+        && parsed.host_str().is_some()
+        && parsed.path() == "/"
+        && !text.ends_with('/')
+        && parsed.query().is_none()
+        && parsed.username().is_empty();
+    if !bare {
+        return Err(refused());
+    }
+    Ok(parsed.origin().ascii_serialization())
 }
 
 /// `postgres://user:secret@host/db` → `postgres://user:<redacted>@host/db`.
@@ -286,6 +314,27 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cors_origins_are_origins_or_a_star() {
+        let parse = |flag: &str| {
+            Cli::try_parse_from(["kings-corner", "--cors-allowed-origins", flag])
+                .map(|cli| cli.settings.cors_allowed_origins)
+        };
+        assert_eq!(
+            parse("https://play.example.com,http://localhost:5173").unwrap(),
+            ["https://play.example.com", "http://localhost:5173"]
+        );
+        assert_eq!(parse("*").unwrap(), ["*"]);
+        for wrong in [
+            "play.example.com",
+            "https://play.example.com/app",
+            "ftp://x.org",
+            "https://x.org/",
+        ] {
+            assert!(parse(wrong).is_err(), "{wrong}");
+        }
+    }
 
     #[test]
     fn debug_output_hides_secrets() {

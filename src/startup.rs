@@ -117,6 +117,7 @@ impl Application {
         let files = Files::plan(&settings);
         let held = web::Data::new(HeldConnections::new(files.held_connections));
         let match_service = matches.clone().into_inner();
+        let cors_origins = settings.cors_allowed_origins.clone();
         let server = HttpServer::new(move || {
             // The routes come from the same `configure` as the served description (built once
             // above), so the two cannot disagree.
@@ -131,6 +132,8 @@ impl Application {
                 .configure(http::configure)
                 .split_for_parts();
             app.wrap(middleware::from_fn(http::authenticate::authenticate))
+                .wrap(http::cors::policy(&cors_origins))
+                .wrap(middleware::from_fn(http::cors::explain_refused_preflights))
                 .wrap_fn(http::headers::add)
                 .wrap(TracingLogger::<RequestLog>::new())
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api.clone()))

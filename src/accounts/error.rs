@@ -35,6 +35,9 @@ pub enum AccountError {
     /// An access token that is malformed, forged, expired or of another kind.
     #[error("The access token is invalid or expired.")]
     InvalidToken,
+    /// A stream ticket unknown, used already, or older than a minute.
+    #[error("The stream ticket is unknown, used already or expired: ask for a new one.")]
+    InvalidStreamTicket,
     /// A valid access token whose account no longer exists.
     #[error("The account of this token no longer exists.")]
     AccountNotFound,
@@ -81,6 +84,7 @@ impl AccountError {
             AccountError::InvalidRefreshToken => "invalid_refresh_token",
             AccountError::RefreshTokenReused => "refresh_token_reused",
             AccountError::InvalidToken => "invalid_token",
+            AccountError::InvalidStreamTicket => "invalid_stream_ticket",
             AccountError::AccountNotFound => "account_not_found",
             AccountError::WrongPassword => "wrong_password",
             AccountError::InsufficientScope(_) => "insufficient_scope",

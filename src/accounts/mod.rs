@@ -6,6 +6,7 @@
 //! - this file: [`Accounts`], registration and the caller's account;
 //! - [`sessions`]: login, refresh and logout, and the [`TokenPair`] they answer with;
 //! - [`personal_tokens`]: long-lived, scoped tokens for bots and integrations;
+//! - [`stream_tickets`]: single-use tickets that open a stream from a browser;
 //! - `liveness`: whether the account behind a valid access token still exists;
 //! - [`error`] holds [`AccountError`].
 
@@ -13,6 +14,7 @@ pub mod error;
 mod liveness;
 pub mod personal_tokens;
 pub mod sessions;
+pub mod stream_tickets;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -25,6 +27,7 @@ use crate::store::{self, Db, StoreError};
 pub use error::AccountError;
 pub use personal_tokens::{CreatedToken, NewToken, TokenList, TokenView};
 pub use sessions::{Login, RefreshRequest, TokenPair};
+pub use stream_tickets::StreamTicket;
 
 /// Who a request speaks for, and what it may do.
 #[derive(Clone, Debug)]

@@ -199,6 +199,7 @@ impl From<AccountError> for ApiError {
             | AccountError::InvalidRefreshToken
             | AccountError::RefreshTokenReused
             | AccountError::InvalidToken
+            | AccountError::InvalidStreamTicket
             | AccountError::AccountNotFound => StatusCode::UNAUTHORIZED,
             AccountError::WrongPassword | AccountError::InsufficientScope(_) => {
                 StatusCode::FORBIDDEN

@@ -4,6 +4,8 @@ use std::future::{Ready, ready};
 use std::marker::PhantomData;
 
 use actix_web::{FromRequest, HttpMessage, HttpRequest, dev::Payload};
+use serde::Deserialize;
+use utoipa::IntoParams;
 
 use super::authenticate::Authenticated;
 use super::error::ApiError;
@@ -94,6 +96,19 @@ impl FromRequest for Idempotency {
                 .map_err(ApiError::from),
         })
     }
+}
+
+/// Where a stream starts, and, for a browser, the ticket that opens it.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// Start after this sequence number (`Last-Event-ID` wins when both are sent). Without
+    /// either, the account stream starts with the next notification and a match's stream with
+    /// its first event.
+    pub after: Option<i64>,
+    /// A single-use ticket from `POST /v1/me/stream-tickets`, in place of the `Authorization`
+    /// header a browser's `EventSource` cannot send.
+    pub ticket: Option<String>,
 }
 
 /// The `Last-Event-ID` a reconnecting event stream resumes after (`None` when absent or

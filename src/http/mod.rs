@@ -7,6 +7,7 @@ pub mod auth;
 pub mod authenticate;
 pub mod body;
 pub mod client;
+pub mod cors;
 pub mod error;
 pub mod extract;
 pub mod fallback;
@@ -36,6 +37,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(tokens::create_token)
         .service(tokens::list_tokens)
         .service(tokens::revoke_token)
+        .service(tokens::create_stream_ticket)
         .service(notifications::get_notifications)
         .service(notifications::stream_notifications)
         .service(webhooks::create_webhook)

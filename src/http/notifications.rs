@@ -5,11 +5,9 @@ use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{HttpResponse, get, web};
 use futures_util::StreamExt;
-use serde::Deserialize;
-use utoipa::IntoParams;
 
 use super::error::{ApiError, Problem};
-use super::extract::{Caller, LastEventId, Read};
+use super::extract::{Caller, LastEventId, Read, StreamQuery};
 use super::held::Held;
 use crate::notifications::{
     Notification, NotificationPage, NotificationQuery, Notifications, StreamItem,
@@ -41,15 +39,6 @@ pub async fn get_notifications(
             .page(&caller.account_id, query.into_inner())
             .await?,
     ))
-}
-
-/// Where a stream starts.
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct StreamQuery {
-    /// Start after this `seq` (`Last-Event-ID` wins when both are sent); without either, the
-    /// stream starts with the next notification.
-    pub after: Option<i64>,
 }
 
 /// The same notifications as Server-Sent Events (`id` = seq, `event` = the type, `data` = the

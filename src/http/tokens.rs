@@ -1,13 +1,13 @@
 //! `POST /v1/me/tokens`, `GET /v1/me/tokens` and `DELETE /v1/me/tokens/{id}`: personal access
-//! tokens.
+//! tokens; `POST /v1/me/stream-tickets`: single-use tickets that open a stream.
 
 use actix_web::http::header::{CACHE_CONTROL, LOCATION};
 use actix_web::{HttpResponse, delete, get, post, web};
 
 use super::body::Json;
 use super::error::{ApiError, Problem};
-use super::extract::{AccountScope, Caller};
-use crate::accounts::{Accounts, CreatedToken, NewToken, TokenList};
+use super::extract::{AccountScope, Caller, Read};
+use crate::accounts::{Accounts, CreatedToken, NewToken, StreamTicket, TokenList};
 
 /// Create a personal access token for a bot, a command-line client or an integration: send it
 /// as `Authorization: Bearer kcp_…`. It may do what its scopes name, never more than the token
@@ -73,4 +73,26 @@ pub async fn revoke_token(
 ) -> Result<HttpResponse, ApiError> {
     accounts.revoke_token(&caller.account_id, &id).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// A stream ticket: for a browser, whose `EventSource` cannot send an `Authorization` header.
+/// Open `GET /v1/matches/{id}/stream?ticket=…` or `GET /v1/me/stream?ticket=…` with it within
+/// a minute; it works once, and only for reading. To reconnect, ask for a new one and pass the
+/// last event's id as `after`.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 201, description = "Issued; valid for a minute, once", body = StreamTicket),
+    ),
+    security(("bearer" = ["read"]))
+)]
+#[post("/v1/me/stream-tickets")]
+pub async fn create_stream_ticket(
+    accounts: web::Data<Accounts>,
+    caller: Caller<Read>,
+) -> Result<HttpResponse, ApiError> {
+    let ticket = accounts.issue_stream_ticket(&caller.account_id).await?;
+    Ok(HttpResponse::Created()
+        .insert_header((CACHE_CONTROL, "no-store"))
+        .json(ticket))
 }

@@ -15,6 +15,7 @@
 //!   atomically;
 //! - [`notifications`]: each account's stream, and the relay that numbers it;
 //! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries;
+//!   [`stream_tickets`]: single-use tickets that open a stream from a browser;
 //! - [`work`]: background work on matches (clocks, bot turns) shared by processes with leases.
 
 pub mod accounts;
@@ -26,6 +27,7 @@ pub mod notifications;
 pub mod personal_tokens;
 pub mod seating;
 mod sqlite_file;
+pub mod stream_tickets;
 pub mod tokens;
 pub mod webhooks;
 pub mod work;

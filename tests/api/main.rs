@@ -4,6 +4,7 @@
 mod accounts;
 mod auth;
 mod bots;
+mod browsers;
 mod clocks;
 mod hardening;
 mod helpers;

@@ -31,6 +31,7 @@ const ENDPOINTS: &[(&str, &str, Option<&str>)] = &[
     ("delete", "/v1/me/webhooks/{id}", Some("webhooks")),
     ("post", "/v1/me/webhooks/{id}/enable", Some("webhooks")),
     ("get", "/v1/me/webhooks/{id}/deliveries", Some("webhooks")),
+    ("post", "/v1/me/stream-tickets", Some("read")),
     ("post", "/v1/matches", Some("play")),
     ("get", "/v1/matches", Some("read")),
     ("get", "/v1/matches/{id}", Some("read")),

@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, get, web};
 use futures_util::StreamExt;
 
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::{Caller, LastEventId, Read};
+use crate::http::extract::{Caller, LastEventId, Read, StreamQuery};
 use crate::http::held::Held;
 use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
 
@@ -44,6 +44,7 @@ pub async fn get_events(
     tag = "matches",
     params(
         ("id" = String, Path, description = "Match id"),
+        StreamQuery,
         ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this sequence number"),
     ),
     responses(
@@ -58,12 +59,14 @@ pub async fn stream_events(
     matches: web::Data<Matches>,
     caller: Caller<Read>,
     id: web::Path<String>,
-    LastEventId(after): LastEventId,
+    query: web::Query<StreamQuery>,
+    LastEventId(last): LastEventId,
     held: Held,
 ) -> Result<HttpResponse, ApiError> {
+    let after = last.or(query.after).unwrap_or(0);
     let feed = matches
         .into_inner()
-        .follow(&id, &caller.account_id, after.unwrap_or(0))
+        .follow(&id, &caller.account_id, after)
         .await?;
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")

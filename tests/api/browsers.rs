@@ -1,0 +1,187 @@
+//! What browsers need: CORS for the origins an operator allows, and stream tickets for
+//! `EventSource`, which cannot send an `Authorization` header.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, assert_problem, spawn_app, spawn_app_with, standard_match};
+
+const PAGE: &str = "https://play.example.com";
+
+async fn preflight(app: &TestApp, origin: &str, method: &str, headers: &str) -> reqwest::Response {
+    app.client
+        .request(Method::OPTIONS, format!("{}/v1/matches", app.address))
+        .header("origin", origin)
+        .header("access-control-request-method", method)
+        .header("access-control-request-headers", headers)
+        .send()
+        .await
+        .unwrap()
+}
+
+fn header<'a>(response: &'a reqwest::Response, name: &str) -> Option<&'a str> {
+    response
+        .headers()
+        .get(name)
+        .map(|value| value.to_str().unwrap())
+}
+
+/// Allowed origins get preflights and CORS headers; others a problem for the preflight and
+/// no CORS headers on answers; without configuration, no CORS at all.
+#[tokio::test]
+async fn cors_lets_the_allowed_origins_in_and_no_one_else() {
+    let app = spawn_app_with(|settings| {
+        settings.cors_allowed_origins = vec![PAGE.to_owned()];
+    })
+    .await;
+    let allowed = preflight(
+        &app,
+        PAGE,
+        "POST",
+        "authorization,content-type,idempotency-key",
+    )
+    .await;
+    assert_eq!(allowed.status(), 200);
+    assert_eq!(header(&allowed, "access-control-allow-origin"), Some(PAGE));
+    assert!(
+        header(&allowed, "access-control-allow-methods")
+            .unwrap()
+            .contains("POST")
+    );
+    let allowed_headers = header(&allowed, "access-control-allow-headers").unwrap();
+    assert!(
+        allowed_headers.contains("idempotency-key"),
+        "{allowed_headers}"
+    );
+    assert_eq!(header(&allowed, "access-control-max-age"), Some("3600"));
+    assert_eq!(header(&allowed, "access-control-allow-credentials"), None);
+
+    let answer = app
+        .client
+        .get(format!("{}/v1/rules", app.address))
+        .header("origin", PAGE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(header(&answer, "access-control-allow-origin"), Some(PAGE));
+    let exposed = header(&answer, "access-control-expose-headers").unwrap();
+    assert!(
+        exposed.contains("etag") && exposed.contains("x-request-id"),
+        "{exposed}"
+    );
+
+    let elsewhere = preflight(&app, "https://evil.example", "POST", "authorization").await;
+    assert_problem(elsewhere, 400, "cors_not_allowed").await;
+    let unknown_header = preflight(&app, PAGE, "POST", "x-secret-header").await;
+    assert_problem(unknown_header, 400, "cors_not_allowed").await;
+    let answer = app
+        .client
+        .get(format!("{}/v1/rules", app.address))
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        answer.status(),
+        200,
+        "answered; the browser keeps the page from reading it"
+    );
+    assert_eq!(header(&answer, "access-control-allow-origin"), None);
+
+    let any = spawn_app_with(|settings| settings.cors_allowed_origins = vec!["*".to_owned()]).await;
+    let from_anywhere = preflight(&any, "https://anywhere.example", "GET", "authorization").await;
+    assert_eq!(
+        header(&from_anywhere, "access-control-allow-origin"),
+        Some("*")
+    );
+
+    let closed = spawn_app().await;
+    let none = preflight(&closed, PAGE, "POST", "authorization").await;
+    assert_eq!(header(&none, "access-control-allow-origin"), None);
+}
+
+/// A stream ticket opens one stream, once, for reading, and nothing else.
+#[tokio::test]
+async fn a_stream_ticket_opens_one_stream_once() {
+    let app = spawn_app().await;
+    let (players, id) = standard_match(&app).await;
+    let issue = || async {
+        let issued = app
+            .post_as(&players[0], "/v1/me/stream-tickets", &json!({}))
+            .await;
+        assert_eq!(issued.status(), 201);
+        assert_eq!(header(&issued, "cache-control"), Some("no-store"));
+        let issued: Value = issued.json().await.unwrap();
+        let expires = kings_corner::clock::parse_rfc3339(issued["expires_at"].as_str().unwrap());
+        assert!(expires.is_some(), "{issued}");
+        issued["ticket"].as_str().unwrap().to_owned()
+    };
+
+    // The match's stream, from its first event, without an Authorization header.
+    let ticket = issue().await;
+    assert!(ticket.starts_with("kct_"));
+    let path = format!("/v1/matches/{id}/stream?ticket={ticket}&after=0");
+    let mut stream = app.get(&path, None).await;
+    assert_eq!(stream.status(), 200);
+    assert_eq!(header(&stream, "content-type"), Some("text/event-stream"));
+    let first = stream.chunk().await.unwrap().unwrap();
+    assert!(
+        String::from_utf8_lossy(&first).contains("id: 1\n"),
+        "{first:?}"
+    );
+    drop(stream);
+    let again = app.get(&path, None).await;
+    assert_problem(again, 401, "invalid_stream_ticket").await;
+
+    // The account's stream too; a ticket is nothing anywhere else.
+    let ticket = issue().await;
+    let account = app
+        .get(&format!("/v1/me/stream?ticket={ticket}"), None)
+        .await;
+    assert_eq!(account.status(), 200);
+    drop(account);
+    let ticket = issue().await;
+    let elsewhere = app
+        .get(&format!("/v1/matches/{id}/view?ticket={ticket}"), None)
+        .await;
+    assert_eq!(elsewhere.status(), 401);
+    let forged = app
+        .get(
+            &format!("/v1/me/stream?ticket=kct_{}", "A".repeat(43)),
+            None,
+        )
+        .await;
+    assert_problem(forged, 401, "invalid_stream_ticket").await;
+
+    // A ticket older than a minute is refused (asked of the store at a later time).
+    let ticket = issue().await;
+    let hash = kings_corner::auth::refresh::hash(&ticket);
+    let later = kings_corner::store::now() + 61;
+    assert_eq!(
+        app.db.redeem_stream_ticket(&hash, later).await.unwrap(),
+        None
+    );
+
+    // A personal token that cannot read cannot ask for one.
+    let player = &players[1];
+    let created = app
+        .post_as(
+            player,
+            "/v1/me/tokens",
+            &json!({"name": "player only", "scopes": ["play"]}),
+        )
+        .await;
+    let play_only = created.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let refused = app
+        .client
+        .post(format!("{}/v1/me/stream-tickets", app.address))
+        .bearer_auth(play_only)
+        .send()
+        .await
+        .unwrap();
+    assert_problem(refused, 403, "insufficient_scope").await;
+}
