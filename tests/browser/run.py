@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""The browser test (issue 11): a page served on another origin than the server, in headless
+Chromium, logs in, follows a match over Server-Sent Events opened with a stream ticket, and
+makes a move, all through CORS.
+
+    python3 tests/browser/run.py target/debug/kings-corner
+
+Needs Chromium (Debian's `chromium`, or CHROMIUM=/path) and Playwright for Python
+(tests/browser/requirements.txt). Exits non-zero, saying why, when anything fails.
+"""
+
+import functools
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+HERE = Path(__file__).resolve().parent
+PASSWORD = "correct horse battery"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def call(server, method, path, token=None, body=None):
+    request = urllib.request.Request(server + path, method=method)
+    if token:
+        request.add_header("authorization", f"Bearer {token}")
+    data = None
+    if body is not None:
+        request.add_header("content-type", "application/json")
+        data = json.dumps(body).encode()
+    try:
+        with urllib.request.urlopen(request, data) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def expect(condition, message):
+    if not condition:
+        raise SystemExit(f"FAILED: {message}")
+
+
+def start_server(binary, database, page_origin):
+    port = free_port()
+    server = f"http://127.0.0.1:{port}"
+    environment = dict(
+        os.environ,
+        DATABASE_URL=f"sqlite://{database}",
+        BIND_ADDRESS=f"127.0.0.1:{port}",
+        CORS_ALLOWED_ORIGINS=page_origin,
+        LOG_LEVEL="warn",
+    )
+    process = subprocess.Popen([binary], env=environment)
+    for _ in range(100):
+        try:
+            if call(server, "GET", "/healthz")[0] == 200:
+                return process, server
+        except OSError:
+            pass
+        time.sleep(0.1)
+    process.kill()
+    raise SystemExit("FAILED: the server did not start")
+
+
+class QuietPages(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve_page(port):
+    handler = functools.partial(QuietPages, directory=str(HERE))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else "target/debug/kings-corner"
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    page_port = free_port()
+    page_origin = f"http://127.0.0.1:{page_port}"
+    with tempfile.TemporaryDirectory() as scratch:
+        process, server = start_server(binary, Path(scratch) / "browser.db", page_origin)
+        httpd = serve_page(page_port)
+        try:
+            tokens = {}
+            for name in ("alice", "bob"):
+                expect(call(server, "POST", "/v1/accounts", body={"username": name, "password": PASSWORD})[0] == 201, "register")
+                status, pair = call(server, "POST", "/v1/auth/login", body={"username": name, "password": PASSWORD})
+                expect(status == 200, "login")
+                tokens[name] = pair["access_token"]
+            status, created = call(server, "POST", "/v1/matches", tokens["alice"], {"seats": 2})
+            expect(status == 201, f"create answered {status}")
+            match = created["id"]
+            expect(call(server, "POST", f"/v1/matches/{match}/join", tokens["bob"], {})[0] == 200, "join")
+            status, view = call(server, "GET", f"/v1/matches/{match}/view", tokens["alice"])
+            user = "alice" if view["turn"] == view["your_seat"] else "bob"
+
+            url = (f"{page_origin}/page.html?server={server}&match={match}"
+                   f"&user={user}&password={urllib.request.quote(PASSWORD)}")
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=chromium, headless=True, args=["--no-sandbox"])
+                page = browser.new_page()
+                page.goto(url)
+                page.wait_for_function(
+                    "() => /^(done|failed)/.test(document.getElementById('status').textContent)",
+                    timeout=30_000)
+                outcome = page.inner_text("#status")
+                events = page.inner_text("#log")
+                browser.close()
+            print(outcome)
+            expect(outcome.startswith("done "), f"{outcome}\n{events}")
+            result = json.loads(outcome[len("done "):])
+            expect(result["moved"] == 200, "the move through CORS was accepted")
+            expect(result["etag"], "the view's ETag was readable (exposed by CORS)")
+            expect(result["requestId"], "x-request-id was readable (exposed by CORS)")
+            expect(result["last"] >= result["after"], "the move's events arrived over SSE")
+            status, after = call(server, "GET", f"/v1/matches/{match}/view", tokens[user])
+            expect(after["version"] == result["after"], "the server's log holds the move")
+            print(f"ok: the page on {page_origin} moved in match {match} "
+                  f"(version {result['before']} -> {result['after']}) and saw {result['seen']} events over SSE")
+        finally:
+            httpd.shutdown()
+            process.terminate()
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                # Still draining a stream the browser left: no need to wait for it.
+                process.kill()
+                process.wait()
+
+
+if __name__ == "__main__":
+    main()
