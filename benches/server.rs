@@ -120,7 +120,7 @@ struct Seen {
     turn: Option<usize>,
     your_seat: Option<usize>,
     #[serde(default)]
-    legal_actions: Option<Vec<Action>>,
+    legal_actions: Vec<Action>,
 }
 
 async fn view(client: &reqwest::Client, base: &str, table: &Table, seat: usize) -> Seen {
@@ -155,7 +155,7 @@ async fn play(
             current = view(&client, &base, &table, turn).await;
             continue;
         }
-        let legal = current.legal_actions.take().unwrap_or_default();
+        let legal = std::mem::take(&mut current.legal_actions);
         if legal.is_empty() {
             break;
         }

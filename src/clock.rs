@@ -68,6 +68,53 @@ pub fn parse_rfc3339(text: &str) -> Option<i64> {
         .map(OffsetDateTime::unix_timestamp)
 }
 
+/// Serde helpers: a time kept as Unix seconds inside, written as RFC 3339 in the API
+/// (`#[serde(with = "crate::clock::as_rfc3339")]`, with `#[schema(value_type = String,
+/// format = DateTime)]`). Reading accepts either form.
+pub mod as_rfc3339 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes Unix seconds as RFC 3339.
+    pub fn serialize<S: Serializer>(unix_seconds: &i64, out: S) -> Result<S::Ok, S::Error> {
+        out.serialize_str(&super::rfc3339(*unix_seconds))
+    }
+
+    /// Reads RFC 3339 (or Unix seconds) as Unix seconds.
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<i64, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Time {
+            Text(String),
+            Seconds(i64),
+        }
+        match Time::deserialize(input)? {
+            Time::Seconds(seconds) => Ok(seconds),
+            Time::Text(text) => super::parse_rfc3339(&text)
+                .ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not RFC 3339"))),
+        }
+    }
+
+    /// The same for a time that may be absent (`null`).
+    pub mod option {
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        /// Writes Unix seconds as RFC 3339, or `null`.
+        pub fn serialize<S: Serializer>(time: &Option<i64>, out: S) -> Result<S::Ok, S::Error> {
+            match time {
+                Some(seconds) => out.serialize_str(&super::super::rfc3339(*seconds)),
+                None => out.serialize_none(),
+            }
+        }
+
+        /// Reads RFC 3339 (or Unix seconds), or `null`.
+        pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Option<i64>, D::Error> {
+            #[derive(Deserialize)]
+            struct Wrapped(#[serde(with = "super")] i64);
+            Ok(Option::<Wrapped>::deserialize(input)?.map(|Wrapped(seconds)| seconds))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

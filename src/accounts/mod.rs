@@ -60,13 +60,15 @@ pub struct NewAccount {
 
 /// An account as its owner sees it.
 #[derive(Serialize, ToSchema)]
-#[schema(example = json!({"id": "0b6f7c1e-8a8e-4c35-9a55-3c1f3f0b9d11", "username": "maya", "created_at": 1795000000}))]
+#[schema(example = json!({"id": "0b6f7c1e-8a8e-4c35-9a55-3c1f3f0b9d11", "username": "maya", "created_at": "2026-11-18T11:06:40Z"}))]
 pub struct AccountView {
     /// The account's id (a UUID): the `sub` of its access tokens.
     pub id: String,
     /// As registered, in its case.
     pub username: String,
-    /// Unix seconds.
+    /// When (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
 }
 

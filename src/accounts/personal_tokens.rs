@@ -49,7 +49,7 @@ pub struct NewToken {
 #[derive(Serialize, ToSchema)]
 #[schema(example = json!({
     "id": "9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c5d", "name": "my bot", "scopes": ["play", "read"],
-    "created_at": 1795000000, "expires_at": 1802776000, "last_used_at": 1795003600
+    "created_at": "2026-11-18T11:06:40Z", "expires_at": "2027-02-16T11:06:40Z", "last_used_at": "2026-11-18T12:06:40Z"
 }))]
 pub struct TokenView {
     /// Its id (to revoke it).
@@ -58,11 +58,17 @@ pub struct TokenView {
     pub name: String,
     /// What it may do.
     pub scopes: Vec<String>,
-    /// Unix seconds.
+    /// When (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
-    /// When it stops working (Unix seconds); `null`: when revoked.
+    /// When it stops working (RFC 3339); `null`: when revoked.
+    #[serde(with = "crate::clock::as_rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub expires_at: Option<i64>,
-    /// When it was last used (Unix seconds, to the minute); `null`: never.
+    /// When it was last used (RFC 3339, to the minute); `null`: never.
+    #[serde(with = "crate::clock::as_rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub last_used_at: Option<i64>,
 }
 

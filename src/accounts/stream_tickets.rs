@@ -24,6 +24,7 @@ pub struct StreamTicket {
     /// Pass as `?ticket=` to `GET /v1/matches/{id}/stream` or `GET /v1/me/stream`, once.
     pub ticket: String,
     /// When it stops working (RFC 3339): a minute from now.
+    #[schema(format = DateTime)]
     pub expires_at: String,
 }
 

@@ -39,18 +39,15 @@ impl Matches {
             ));
         }
         let state = self.state_at(row, query.at).await?;
-        Ok(
-            if matches!(row.status, MatchStatus::Finished | MatchStatus::Aborted) {
-                MatchView {
-                    match_id: row.id.clone(),
-                    version: query.at,
-                    clock: None,
-                    view: state.open_view(),
-                }
-            } else {
-                MatchView::of(&row.id, query.at, &state, seat)
-            },
-        )
+        let mut replayed = MatchView::of(&row.id, query.at, &state, seat);
+        if matches!(row.status, MatchStatus::Finished | MatchStatus::Aborted) {
+            replayed.view = state.open_view();
+        }
+        Ok(MatchView {
+            auto_end_turn: row.auto_end_turn,
+            hints: row.hints,
+            ..replayed
+        })
     }
 
     /// The whole log of a finished match with its revealed secret and client seeds. Its players

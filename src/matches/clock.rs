@@ -188,6 +188,7 @@ pub struct ClockView {
     /// What a passed deadline means.
     pub on_timeout: OnTimeout,
     /// When the seat to move runs out of time (RFC 3339); `null` when no turn runs.
+    #[schema(format = DateTime)]
     pub deadline: Option<String>,
     /// Each seat's bank left, in seconds, counting the turn running now (not in listings).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -31,6 +31,7 @@ pub struct ExportEvent {
     pub hash: String,
     /// When the server wrote it (RFC 3339); chained into the hash under `log_format` 2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
     pub at: Option<String>,
     /// The event, unredacted.
     pub event: Event,

@@ -25,13 +25,15 @@ pub struct Invitation {
 
 /// An invitation sent.
 #[derive(Serialize, ToSchema)]
-#[schema(example = json!({"match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "username": "leo", "invited_at": 1795000000}))]
+#[schema(example = json!({"match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "username": "leo", "invited_at": "2026-11-18T11:06:40Z"}))]
 pub struct InvitationView {
     /// The match.
     pub match_id: String,
     /// Who was invited.
     pub username: String,
-    /// When (Unix seconds); the first time, for an account invited before.
+    /// When (RFC 3339); the first time, for an account invited before.
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
     pub invited_at: i64,
 }
 

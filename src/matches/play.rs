@@ -9,31 +9,45 @@ use super::clock::ClockView;
 use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
 use super::state::Intent;
 use super::{MatchError, Matches};
-use crate::rules::{Action, GameState, RuleError, Seat, Status, View};
+use crate::rules::{Action, GameState, RuleError, Rules, Seat, Status, View};
 
 /// A view of the table with the match's version.
 #[derive(Serialize, ToSchema)]
 #[schema(example = json!({
-    "match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "version": 2, "status": "playing", "hand_number": 1,
+    "match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "version": 2,
+    "rules": {"players": 2, "decks": 1, "jokers": false, "hand_size": 7, "hand_size_5_plus": 7, "draw": "end",
+              "draw_count": 1, "draw_until_playable": false, "must_play": false, "king_hold_penalty": 0,
+              "empty_side": "any_card", "pile_to_empty_side": false, "partial_runs": false,
+              "side_build": "down_alternating", "corner_build": "down_alternating", "ace_wrap": false,
+              "ace_starter_takes_two": false, "foundations": false, "collect_corners": false,
+              "blocked": "everyone_scores", "scoring": "penalty", "chips": null, "game_end": {"target": 50}},
+    "auto_end_turn": true, "hints": true, "clock": null, "status": "playing", "hand_number": 1,
     "your_seat": 0, "hand": ["4C", "QC", "10D", "KD", "AH", "4H", "AS"],
     "piles": {"N": ["JS"], "E": ["KC"], "S": ["3C"], "W": ["8S"], "NE": [], "SE": [], "SW": [], "NW": []},
     "foundations": null, "stock_count": 34,
     "seats": [
-        {"seat": 0, "hand_count": 7, "hand_penalties": 0, "total": 0, "hands_won": 0, "claimed_corners": 0, "in_game": true, "chips": null},
-        {"seat": 1, "hand_count": 7, "hand_penalties": 0, "total": 0, "hands_won": 0, "claimed_corners": 0, "in_game": true, "chips": null}
+        {"seat": 0, "hand_count": 7, "hand_penalties": 0, "total": 0, "hands_won": 0, "claimed_corners": 0, "claimed": [], "in_game": true, "left": null, "chips": null},
+        {"seat": 1, "hand_count": 7, "hand_penalties": 0, "total": 0, "hands_won": 0, "claimed_corners": 0, "claimed": [], "in_game": true, "left": null, "chips": null}
     ],
-    "turn": 0, "dealer": 1, "turn_progress": {"actions": 0, "drew": false, "played": false}, "pot": null,
+    "turn": 0, "turn_number": 1, "dealer": 1, "turn_progress": {"actions": 0, "drew": false, "played": false}, "pot": null,
     "last_hand": null, "winners": null,
     "legal_actions": [
         {"type": "play", "card": "10D", "to": "N"}, {"type": "play", "card": "KD", "to": "NE"},
         {"type": "move", "from": "E", "to": "NE"}, {"type": "end_turn"}
-    ]
+    ],
+    "can_abort": true
 }))]
 pub struct MatchView {
     /// The match's id.
     pub match_id: String,
     /// The log's length this view reflects; send it as `expected_version` with a move.
     pub version: i64,
+    /// The table's rules, every option resolved (see `GET /v1/rules` for what each means).
+    pub rules: Rules,
+    /// Whether the server ends a turn whose only legal action is `end_turn`.
+    pub auto_end_turn: bool,
+    /// Whether a seated player may ask for a hint (`GET /v1/matches/{id}/hint`).
+    pub hints: bool,
     /// The match's clock, if it has one: the deadline of the seat to move, every seat's bank,
     /// whether a claim is possible.
     pub clock: Option<ClockView>,
@@ -47,15 +61,21 @@ impl MatchView {
     pub(super) fn now(match_id: &str, current: &MatchState, seat: Option<Seat>, now: i64) -> Self {
         MatchView {
             clock: current.clock.as_ref().map(|clock| clock.view(now)),
+            auto_end_turn: current.table.auto_end_turn,
+            hints: current.table.hints,
             ..MatchView::of(match_id, current.version, &current.state, seat)
         }
     }
 
-    /// What `seat` sees of `state` (a spectator's view for `None`).
+    /// What `seat` sees of `state` (a spectator's view for `None`), turns ended by the
+    /// server and hints allowed until the caller says otherwise.
     pub(super) fn of(match_id: &str, version: i64, state: &GameState, seat: Option<Seat>) -> Self {
         MatchView {
             match_id: match_id.to_owned(),
             version,
+            rules: state.rules().clone(),
+            auto_end_turn: true,
+            hints: true,
             clock: None,
             view: match seat {
                 Some(seat) => state.view(seat),

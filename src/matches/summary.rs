@@ -43,7 +43,7 @@ impl SeatInfo {
     "seat_count": 2, "seats": [{"seat": 0, "username": "maya", "bot": null}, {"seat": 1, "username": "[bot]", "bot": "expert"}],
     "version": 12, "commitment": "f9abbe969b2a4a61ac33cfb6c684907aed641b17a5b423ed72f782028cb73ab9",
     "shuffle_version": 1, "auto_end_turn": true, "hints": true, "turn": 1, "totals": [0, 0], "winners": null,
-    "invite_code": null, "created_at": 1795969522, "updated_at": 1795969611
+    "invite_code": null, "created_at": "2026-11-29T16:25:22Z", "updated_at": "2026-11-29T16:26:51Z"
 }))]
 pub struct MatchSummary {
     /// The match's id (a UUID).
@@ -80,9 +80,13 @@ pub struct MatchSummary {
     pub clock: Option<ClockView>,
     /// Once over: how it ended, its winners, its final totals.
     pub result: Option<MatchResult>,
-    /// Unix seconds.
+    /// When (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
-    /// Unix seconds of the last change.
+    /// When it last changed (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
     pub updated_at: i64,
 }
 

@@ -54,6 +54,7 @@ pub struct YourTurn {
     /// The account's seat.
     pub seat: Seat,
     /// With a clock: when the turn runs out (RFC 3339).
+    #[schema(format = DateTime)]
     pub deadline: Option<String>,
 }
 
@@ -121,6 +122,7 @@ pub struct DeadlineNear {
     /// The account's seat.
     pub seat: Seat,
     /// When the turn runs out (RFC 3339).
+    #[schema(format = DateTime)]
     pub deadline: String,
 }
 
@@ -174,6 +176,7 @@ pub struct Notification {
     /// Unique; the `webhook-id` of its deliveries, for receivers to drop duplicates.
     pub id: String,
     /// When it happened (RFC 3339).
+    #[schema(format = DateTime)]
     pub timestamp: String,
     /// Its type and fields.
     #[serde(flatten)]

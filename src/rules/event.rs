@@ -122,6 +122,7 @@ pub enum Event {
         /// For a timeout: the deadline it enforced (RFC 3339), which the log's times must
         /// show had passed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(format = DateTime)]
         deadline: Option<String>,
         /// The dead hand set aside; shown only once the match is over (`null` in feeds).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -133,6 +134,7 @@ pub enum Event {
         /// The seat to move.
         seat: Seat,
         /// Its deadline (RFC 3339).
+        #[schema(format = DateTime)]
         deadline: String,
     },
     /// The seat to move ran out of time at a table whose late turns a bot plays (the server's
@@ -142,6 +144,7 @@ pub enum Event {
         /// The late seat.
         seat: Seat,
         /// The deadline it missed (RFC 3339).
+        #[schema(format = DateTime)]
         deadline: String,
     },
     /// The match was called off before its first action (RULES.md §10.2): no winners, nothing

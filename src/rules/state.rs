@@ -61,6 +61,8 @@ pub struct GameState {
     pub(crate) hand_number: u32,
     pub(crate) dealer: Seat,
     pub(crate) turn: Seat,
+    /// Turns begun in the match so far.
+    pub(crate) turns_started: u32,
     /// Each seat's hand, kept sorted in canonical order.
     pub(crate) hands: Vec<Vec<Card>>,
     /// Every pile, bottom first, indexed by [`PileId::index`].
@@ -109,6 +111,7 @@ impl GameState {
             hand_number: 0,
             dealer: 0,
             turn: 0,
+            turns_started: 0,
             hands: vec![Vec::new(); players],
             piles: Default::default(),
             stock: Vec::new(),
@@ -298,6 +301,7 @@ impl GameState {
             }
             Event::TurnStarted { seat } => {
                 self.turn = *seat;
+                self.turns_started += 1;
                 self.progress = TurnProgress::default();
             }
             Event::SideRefilled { pile, card } => {

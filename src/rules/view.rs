@@ -37,6 +37,9 @@ pub struct View {
     pub seats: Vec<SeatView>,
     /// The seat to move; `null` when no hand is in play.
     pub turn: Option<Seat>,
+    /// Turns begun in the match so far, the one running included: it changes with every new
+    /// turn, also when the same seat is to move again (its other turns ended by themselves).
+    pub turn_number: u32,
     /// The dealer of the hand.
     pub dealer: Seat,
     /// What the seat to move has done this turn.
@@ -47,9 +50,9 @@ pub struct View {
     pub last_hand: Option<HandResult>,
     /// The winners, once the match is over.
     pub winners: Option<Vec<Seat>>,
-    /// Every legal action, when it is the viewer's turn; otherwise `null`. `resign` is always
+    /// Every legal action, when it is the viewer's turn; otherwise empty. `resign` is always
     /// open to a seat still in, and `abort` while `can_abort`: neither is listed here.
-    pub legal_actions: Option<Vec<Action>>,
+    pub legal_actions: Vec<Action>,
     /// Whether the match may still be called off (`{"type": "abort"}`): nobody has acted yet,
     /// and no turn has ended (also a turn the server ended because `end_turn` was all it had).
     pub can_abort: bool,
@@ -71,8 +74,10 @@ pub struct SeatView {
     pub total: u32,
     /// How many hands the seat has won (for `game_end: hands_won`).
     pub hands_won: u32,
-    /// Corner piles claimed this hand.
+    /// Corner piles claimed this hand (`collect_corners`).
     pub claimed_corners: usize,
+    /// Those piles, each bottom → top, as they left the layout.
+    pub claimed: Vec<Vec<PlacedCard>>,
     /// Whether the seat is still in the game.
     pub in_game: bool,
     /// Why the seat left the match, if it resigned or timed out (RULES.md §10).
@@ -99,7 +104,7 @@ impl GameState {
         if seat < self.players() {
             view.your_seat = Some(seat);
             view.hand = Some(self.hand(seat).to_vec());
-            view.legal_actions = (self.turn() == Some(seat)).then(|| self.legal_actions(seat));
+            view.legal_actions = self.legal_actions(seat);
         }
         view
     }
@@ -133,6 +138,7 @@ impl GameState {
                         total: self.totals[index],
                         hands_won: self.hands_won[index],
                         claimed_corners: self.claimed[index].len(),
+                        claimed: self.claimed[index].clone(),
                         in_game: self.active[index],
                         left: self.left_because(seat),
                         chips: chips_on.then_some(self.chips[index]),
@@ -140,6 +146,7 @@ impl GameState {
                 })
                 .collect(),
             turn: self.turn(),
+            turn_number: self.turns_started,
             dealer: self.dealer,
             turn_progress: TurnProgressView {
                 actions: self.progress.actions,
@@ -149,7 +156,7 @@ impl GameState {
             pot: chips_on.then_some(self.pot),
             last_hand: self.last_hand.clone(),
             winners: self.winners.clone(),
-            legal_actions: None,
+            legal_actions: Vec::new(),
             can_abort: self.can_abort(),
             all_hands: None,
         }

@@ -37,9 +37,13 @@ fn assert_no_leak(view: &Value, hands: &[Vec<String>], me: usize) {
     strings(&view["foundations"], &mut visible);
     strings(&view["last_hand"], &mut visible);
     strings(&view["hand"], &mut visible);
+    for seat in view["seats"].as_array().into_iter().flatten() {
+        // Claimed corners left the layout in everyone's sight.
+        strings(&seat["claimed"], &mut visible);
+    }
     let mut shown = HashSet::new();
     let mut without_actions = view.clone();
-    without_actions["legal_actions"] = Value::Null;
+    without_actions["legal_actions"] = json!([]);
     strings(&without_actions, &mut shown);
     for (seat, hand) in hands.iter().enumerate().filter(|(seat, _)| *seat != me) {
         for card in hand {
@@ -198,7 +202,7 @@ async fn whole_matches_of_every_preset_by_separate_clients() {
             for side in [&mut replayed, &mut expected] {
                 side["your_seat"] = Value::Null;
                 side["hand"] = Value::Null;
-                side["legal_actions"] = Value::Null;
+                side["legal_actions"] = json!([]);
             }
             assert_eq!(replayed, expected, "{preset} seat {seat} at {version}");
         }
@@ -1001,4 +1005,50 @@ async fn a_restart_changes_nothing_and_another_process_streams_moves_made_elsewh
             "the second process still shows version {seen}"
         );
     }
+}
+
+/// The view tells a client everything it needs without another request: the rules, how the
+/// server runs the table, a turn number that moves with every turn (also one the server ended
+/// by itself), and `legal_actions` as a list, empty off turn.
+#[tokio::test]
+async fn the_view_tells_a_client_what_it_needs() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let id = full_match(
+        &app,
+        &players,
+        json!({"preset": "draw-first", "hand_size": 5}),
+    )
+    .await;
+    let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+    let (turn, first) = view_of_turn(&app, &players, &id).await;
+    assert_eq!(first["rules"], summary["rules"]);
+    assert_eq!(first["auto_end_turn"], true);
+    assert_eq!(first["hints"], true);
+    assert_eq!(first["turn_number"], 1);
+    let other = app
+        .json_as(&players[1 - turn], &format!("/v1/matches/{id}/view"))
+        .await;
+    assert_eq!(other["legal_actions"], json!([]), "a list, empty off turn");
+    let ended = app
+        .post_as(
+            &players[turn],
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": first["version"], "action": {"type": "end_turn"}}),
+        )
+        .await;
+    assert_eq!(ended.status(), 200);
+    let ended: Value = ended.json().await.unwrap();
+    let turns = ended["turn_number"].as_u64().unwrap();
+    assert!(turns >= 2, "{ended}");
+    let events = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/events?after=0"))
+        .await;
+    let started = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|logged| logged["event"]["type"] == "turn_started")
+        .count() as u64;
+    assert_eq!(turns, started, "one number per turn begun");
 }

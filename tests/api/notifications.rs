@@ -9,7 +9,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use serde_json::{Value, json};
 
-use kings_corner::clock::Clock;
+use kings_corner::clock::{Clock, parse_rfc3339};
 use kings_corner::rules::shuffle::uniform_below;
 
 use crate::helpers::{
@@ -580,7 +580,8 @@ async fn a_receiver_that_never_answers_ends_disabled_with_the_reason() {
                 .unwrap()
                 .last()
                 .is_some_and(|last| {
-                    last["attempted_at"].as_i64().unwrap() >= since && last["error"].is_string()
+                    let at = last["attempted_at"].as_str().and_then(parse_rfc3339);
+                    at.unwrap() >= since && last["error"].is_string()
                 })
         };
         wait_until(&app, &players[0], &deliveries, recorded).await;

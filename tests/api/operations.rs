@@ -120,3 +120,41 @@ async fn swagger_ui_is_served_offline() {
     assert!(page.text().await.unwrap().contains("swagger"));
     assert_eq!(app.get("/docs", None).await.status(), 308);
 }
+
+/// Every time the API writes is RFC 3339: each property named like a time (`…_at`,
+/// `deadline`, `timestamp`, an event's `at`) is a `date-time` string in the description, and
+/// the answers hold such strings.
+#[tokio::test]
+async fn every_time_is_rfc_3339() {
+    fn check(path: &str, schema: &serde_json::Value, found: &mut Vec<String>) {
+        if let Some(properties) = schema["properties"].as_object() {
+            for (name, property) in properties {
+                let timely = name.ends_with("_at")
+                    || ["deadline", "timestamp", "at"].contains(&name.as_str());
+                if timely && property["format"] != "date-time" {
+                    found.push(format!("{path}.{name}: {property}"));
+                }
+            }
+        }
+        for key in ["oneOf", "allOf", "anyOf"] {
+            for (index, part) in schema[key].as_array().into_iter().flatten().enumerate() {
+                check(&format!("{path}/{key}[{index}]"), part, found);
+            }
+        }
+    }
+    let api = kings_corner::http::openapi();
+    let api = serde_json::to_value(&api).unwrap();
+    let mut found = Vec::new();
+    for (name, schema) in api["components"]["schemas"].as_object().unwrap() {
+        check(name, schema, &mut found);
+    }
+    assert!(found.is_empty(), "times that are not RFC 3339: {found:#?}");
+
+    let app = spawn_app().await;
+    let account = app.register("timekeeper", "correct horse").await;
+    let created = account["created_at"].as_str().unwrap();
+    assert!(
+        kings_corner::clock::parse_rfc3339(created).is_some(),
+        "{account}"
+    );
+}

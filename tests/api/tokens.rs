@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use kings_corner::clock::parse_rfc3339;
 use serde_json::{Value, json};
 
 use crate::helpers::{Player, TestApp, assert_problem, players, spawn_app};
@@ -199,7 +200,12 @@ async fn personal_tokens_are_shown_once_used_listed_and_revoked() {
     let bot = created["token"].as_str().unwrap().to_owned();
     assert!(bot.starts_with("kcp_") && bot.len() > 40, "{bot}");
     assert_eq!(created["scopes"], json!(["play", "read"]));
-    assert!(created["expires_at"].as_i64().unwrap() > created["created_at"].as_i64().unwrap());
+    let time = |field: &str| parse_rfc3339(created[field].as_str().unwrap()).unwrap();
+    assert_eq!(
+        time("expires_at") - time("created_at"),
+        30 * 86_400,
+        "{created}"
+    );
     let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM personal_tokens")
         .fetch_all(app.db.pool())
         .await
@@ -282,7 +288,10 @@ async fn personal_tokens_are_shown_once_used_listed_and_revoked() {
         .find(|token| token["name"] == "my bot")
         .unwrap();
     assert!(
-        listed_bot["last_used_at"].as_i64().is_some(),
+        listed_bot["last_used_at"]
+            .as_str()
+            .and_then(parse_rfc3339)
+            .is_some(),
         "{listed_bot}"
     );
     assert!(!listed.to_string().contains(&bot));

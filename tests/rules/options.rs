@@ -9,7 +9,8 @@ use kings_corner::rules::{
 };
 
 use crate::helpers::{
-    act, hand_text, move_pile, pile, pile_text, play, play_joker, refusal, setup, started, table,
+    act, hand_text, move_pile, pile, pile_text, placed, play, play_joker, refusal, setup, started,
+    table,
 };
 
 /// Every side space holds a king and the corners are empty: only a king can be played.
@@ -577,7 +578,13 @@ fn collect_corners_claims_a_corner_completed_to_the_ace() {
     let events = act(&mut state, 0, play("AC", "NE"));
     assert!(matches!(&events[1], Event::CornerClaimed { seat: 0, cards, .. } if cards.len() == 13));
     assert_eq!(pile_text(&state, "NE"), "");
-    assert_eq!(state.spectator_view().seats[0].claimed_corners, 1);
+    let seen = &state.spectator_view().seats[0];
+    assert_eq!(seen.claimed_corners, 1);
+    assert_eq!(
+        seen.claimed,
+        [placed(&format!("{FULL_CORNER} AC"))],
+        "with its cards"
+    );
     let mut state = table(standard(), &["AC 5C", "3C 4C"], &[("NE", FULL_CORNER)], "");
     let events = act(&mut state, 0, play("AC", "NE"));
     assert_eq!(events.len(), 1);

@@ -289,7 +289,7 @@ fn check_views(state: &GameState, events: &[Event]) {
         let mut view = state.view(seat);
         assert_eq!(view.hand.as_deref(), Some(state.hand(seat)));
         // Legal actions name joker identities (any card); the cards they play are the seat's own.
-        for action in view.legal_actions.take().unwrap_or_default() {
+        for action in std::mem::take(&mut view.legal_actions) {
             if let Action::Play { card, .. } = action {
                 assert!(
                     state.hand(seat).contains(&card),
@@ -305,6 +305,10 @@ fn check_views(state: &GameState, events: &[Event]) {
         }
         if let Some(last) = state.last_hand() {
             visible.extend(last.hands.iter().flatten().copied());
+        }
+        // Claimed corners left the layout in everyone's sight.
+        for seen in &view.seats {
+            visible.extend(seen.claimed.iter().flatten().map(|placed| placed.card()));
         }
         let hidden = (0..players)
             .filter(|other| *other != seat)
@@ -369,7 +373,7 @@ fn hidden_stock(state: &GameState) -> Vec<Card> {
 fn check_actions(state: &GameState, rng: &mut ChaCha20Rng) {
     let seat = state.turn().unwrap();
     let legal = state.legal_actions(seat);
-    assert_eq!(state.view(seat).legal_actions.as_ref(), Some(&legal));
+    assert_eq!(state.view(seat).legal_actions, legal);
     let listed: HashSet<Action> = legal.iter().copied().collect();
     assert_eq!(listed.len(), legal.len(), "an action is listed twice");
     let step = if legal.len() > 40 {

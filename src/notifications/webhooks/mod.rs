@@ -61,7 +61,7 @@ pub struct NewWebhook {
 #[schema(example = json!({
     "id": "3f0c9a4e-6a55-4c1f-9f0e-2b8d7c6a5e41", "url": "https://bots.example.com/kings-corner",
     "types": ["match_finished", "your_turn"], "enabled": true, "disabled_reason": null,
-    "disabled_at": null, "created_at": 1795000000
+    "disabled_at": null, "created_at": "2026-11-18T11:06:40Z"
 }))]
 pub struct WebhookView {
     /// Its id.
@@ -74,9 +74,13 @@ pub struct WebhookView {
     pub enabled: bool,
     /// Why it was disabled.
     pub disabled_reason: Option<String>,
-    /// When it was disabled (Unix seconds).
+    /// When it was disabled (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub disabled_at: Option<i64>,
-    /// Unix seconds.
+    /// When (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
 }
 
@@ -116,10 +120,10 @@ pub struct DeliveryList {
 #[derive(Serialize, ToSchema)]
 #[schema(example = json!({
     "id": 41, "notification_id": "msg_2f1c8e0d9b7a4c6e8f0a1b2c3d4e5f60", "type": "your_turn", "seq": 7,
-    "state": "delivered", "created_at": 1795000100, "delivered_at": 1795000160,
+    "state": "delivered", "created_at": "2026-11-18T11:08:20Z", "delivered_at": "2026-11-18T11:09:20Z",
     "attempts": [
-        {"attempted_at": 1795000100, "status_code": 503, "error": "answered 503", "duration_ms": 41},
-        {"attempted_at": 1795000160, "status_code": 204, "error": null, "duration_ms": 38}
+        {"attempted_at": "2026-11-18T11:08:20Z", "status_code": 503, "error": "answered 503", "duration_ms": 41},
+        {"attempted_at": "2026-11-18T11:09:20Z", "status_code": 204, "error": null, "duration_ms": 38}
     ]
 }))]
 pub struct DeliveryView {
@@ -134,9 +138,13 @@ pub struct DeliveryView {
     pub seq: i64,
     /// `pending` (to be sent, or retried) or `delivered`.
     pub state: String,
-    /// Unix seconds.
+    /// When (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
-    /// When a 2xx answer came (Unix seconds).
+    /// When a 2xx answer came (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub delivered_at: Option<i64>,
     /// Its most recent attempts (at most 10), oldest first.
     pub attempts: Vec<AttemptView>,
@@ -145,7 +153,9 @@ pub struct DeliveryView {
 /// One attempt at a delivery.
 #[derive(Serialize, ToSchema)]
 pub struct AttemptView {
-    /// Unix seconds.
+    /// When (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
     pub attempted_at: i64,
     /// The receiver's status, when it answered.
     pub status_code: Option<i64>,
