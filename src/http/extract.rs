@@ -79,6 +79,38 @@ impl<S: Needs> FromRequest for Caller<S> {
     }
 }
 
+/// Who watches a match: a caller whose token may read, or, with no token at all, nobody in
+/// particular (a spectator without an account, who sees public matches only). A token that
+/// is sent and refused is refused, never taken for nobody.
+#[derive(Debug)]
+pub struct Watcher {
+    account_id: Option<String>,
+}
+
+impl Watcher {
+    /// The account watching, or [`crate::matches::access::NOBODY`].
+    pub fn account_id(&self) -> &str {
+        self.account_id
+            .as_deref()
+            .unwrap_or(crate::matches::access::NOBODY)
+    }
+}
+
+impl FromRequest for Watcher {
+    type Error = ApiError;
+    type Future = Ready<Result<Watcher, ApiError>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        if !request.extensions().contains::<Authenticated>() {
+            return ready(Ok(Watcher { account_id: None }));
+        }
+        let caller = Caller::<Read>::from_request(request, payload).into_inner();
+        ready(caller.map(|caller| Watcher {
+            account_id: Some(caller.account_id),
+        }))
+    }
+}
+
 /// The request's `Idempotency-Key` header, checked; absent when the client sent none.
 pub struct Idempotency(pub Option<IdempotencyKey>);
 

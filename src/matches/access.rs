@@ -1,7 +1,7 @@
 //! Who may see a match and who may act in it: the rules of access, in one place.
 //!
-//! Anyone may watch a public match; only its players see a private one, which is invisible
-//! (`not_found`) to everybody else. Only a seated player acts, and only from their own seat.
+//! Anyone may watch a public match, also without an account ([`NOBODY`]); only its players
+//! see a private one, which is invisible (`not_found`) to everybody else. Only a seated player acts, and only from their own seat.
 
 use std::collections::HashMap;
 
@@ -91,6 +91,10 @@ impl Table {
         visible(self.public, seat)
     }
 }
+
+/// The account id of a caller without an account: no seat is ever held by it, so it watches
+/// public matches as a spectator and does not see private ones at all.
+pub const NOBODY: &str = "";
 
 /// Whether a caller with `seat` (or none) may see a match of this row.
 pub fn check_visible(row: &MatchRow, seat: Option<Seat>) -> Result<Option<Seat>, MatchError> {

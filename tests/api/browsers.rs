@@ -143,9 +143,9 @@ async fn a_stream_ticket_opens_one_stream_once() {
     drop(account);
     let ticket = issue().await;
     let elsewhere = app
-        .get(&format!("/v1/matches/{id}/view?ticket={ticket}"), None)
+        .get(&format!("/v1/me/events?after=0&ticket={ticket}"), None)
         .await;
-    assert_eq!(elsewhere.status(), 401);
+    assert_problem(elsewhere, 401, "missing_token").await;
     let forged = app
         .get(
             &format!("/v1/me/stream?ticket=kct_{}", "A".repeat(43)),
@@ -184,4 +184,75 @@ async fn a_stream_ticket_opens_one_stream_once() {
         .await
         .unwrap();
     assert_problem(refused, 403, "insufficient_scope").await;
+}
+
+/// Anybody may watch a public match without an account: its summary, the table (never a hand),
+/// the feed (nobody's drawn cards), the stream and replays. A private match stays invisible,
+/// and a token sent and refused is refused, not taken for nobody.
+#[tokio::test]
+async fn spectators_need_no_account_for_public_matches() {
+    let app = spawn_app().await;
+    let (players, id) = standard_match(&app).await;
+    let app = &app;
+    let anonymous = |path: String| async move { app.get(&path, None).await };
+    let summary = anonymous(format!("/v1/matches/{id}")).await;
+    assert_eq!(summary.status(), 200);
+    let view: Value = anonymous(format!("/v1/matches/{id}/view"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(view["your_seat"], Value::Null);
+    assert_eq!(view["hand"], Value::Null);
+    assert_eq!(view["legal_actions"], json!([]));
+    let feed: Value = anonymous(format!("/v1/matches/{id}/events?after=0"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let dealt = &feed["events"][0]["event"];
+    assert_eq!(dealt["type"], "hand_dealt");
+    assert!(
+        dealt["hands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_null),
+        "no hand in a spectator's feed: {dealt}"
+    );
+    assert!(dealt.get("stock").is_none_or(Value::is_null), "{dealt}");
+    let replay = anonymous(format!("/v1/matches/{id}/replay?at=1")).await;
+    assert_eq!(replay.status(), 200);
+    let stream = anonymous(format!("/v1/matches/{id}/stream")).await;
+    assert_eq!(stream.status(), 200);
+    drop(stream);
+    // Acting still needs an account.
+    let moved = app
+        .client
+        .post(format!("{}/v1/matches/{id}/moves", app.address))
+        .json(&json!({"expected_version": view["version"], "action": {"type": "end_turn"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_problem(moved, 401, "missing_token").await;
+    let forged = app
+        .get(&format!("/v1/matches/{id}/view"), Some("not-a-token"))
+        .await;
+    assert_problem(forged, 401, "invalid_token").await;
+
+    let private = app
+        .post_as(
+            &players[0],
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    let private = private.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for path in ["", "/events?after=0"] {
+        let hidden = anonymous(format!("/v1/matches/{private}{path}")).await;
+        assert_problem(hidden, 404, "not_found").await;
+    }
 }

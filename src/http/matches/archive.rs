@@ -3,7 +3,7 @@
 use actix_web::{get, web};
 
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::{Caller, Read};
+use crate::http::extract::{Caller, Read, Watcher};
 use crate::matches::export::MatchExport;
 use crate::matches::{MatchView, Matches, ReplayQuery};
 
@@ -17,18 +17,18 @@ use crate::matches::{MatchView, Matches, ReplayQuery};
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`at` outside 0 … version", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/v1/matches/{id}/replay")]
 pub async fn get_replay(
     matches: web::Data<Matches>,
-    caller: Caller<Read>,
+    watcher: Watcher,
     id: web::Path<String>,
     query: web::Query<ReplayQuery>,
 ) -> Result<web::Json<MatchView>, ApiError> {
     Ok(web::Json(
         matches
-            .replay(&id, &caller.account_id, query.into_inner())
+            .replay(&id, watcher.account_id(), query.into_inner())
             .await?,
     ))
 }

@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, get, web};
 use futures_util::StreamExt;
 
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::{Caller, LastEventId, Read, StreamQuery};
+use crate::http::extract::{LastEventId, StreamQuery, Watcher};
 use crate::http::held::Held;
 use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
 
@@ -21,19 +21,19 @@ use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
         (status = 422, description = "Bad `after` or `wait`", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/v1/matches/{id}/events")]
 pub async fn get_events(
     matches: web::Data<Matches>,
-    caller: Caller<Read>,
+    watcher: Watcher,
     id: web::Path<String>,
     query: web::Query<FeedQuery>,
     _held: Held,
 ) -> Result<web::Json<EventsPage>, ApiError> {
     Ok(web::Json(
         matches
-            .events(&id, &caller.account_id, query.into_inner())
+            .events(&id, watcher.account_id(), query.into_inner())
             .await?,
     ))
 }
@@ -52,12 +52,12 @@ pub async fn get_events(
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/v1/matches/{id}/stream")]
 pub async fn stream_events(
     matches: web::Data<Matches>,
-    caller: Caller<Read>,
+    watcher: Watcher,
     id: web::Path<String>,
     query: web::Query<StreamQuery>,
     LastEventId(last): LastEventId,
@@ -66,7 +66,7 @@ pub async fn stream_events(
     let after = last.or(query.after).unwrap_or(0);
     let feed = matches
         .into_inner()
-        .follow(&id, &caller.account_id, after)
+        .follow(&id, watcher.account_id(), after)
         .await?;
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")

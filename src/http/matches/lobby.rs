@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get, post, web};
 
 use crate::http::body::{Json, OptionalJson};
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::{Caller, Play, Read};
+use crate::http::extract::{Caller, Play, Read, Watcher};
 use crate::matches::{
     CreateMatch, Invitation, InvitationView, JoinMatch, ListQuery, MatchPage, MatchSummary, Matches,
 };
@@ -57,7 +57,7 @@ pub async fn list_matches(
     ))
 }
 
-/// The public summary of a match.
+/// The public summary of a match (of a public one, also for anybody without a token).
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id")),
@@ -65,15 +65,15 @@ pub async fn list_matches(
         (status = 200, description = "The summary", body = MatchSummary),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/v1/matches/{id}")]
 pub async fn get_match(
     matches: web::Data<Matches>,
-    caller: Caller<Read>,
+    watcher: Watcher,
     id: web::Path<String>,
 ) -> Result<web::Json<MatchSummary>, ApiError> {
-    Ok(web::Json(matches.summary(&id, &caller.account_id).await?))
+    Ok(web::Json(matches.summary(&id, watcher.account_id()).await?))
 }
 
 /// Take the lowest free seat; the match starts by itself when every seat is taken. Joining a

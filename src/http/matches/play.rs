@@ -5,11 +5,11 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 use crate::http::body::Json;
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::{Caller, Idempotency, Play, Read};
+use crate::http::extract::{Caller, Idempotency, Play, Watcher};
 use crate::matches::{MatchView, Matches, MoveRequest};
 
-/// The caller's private view (a spectator's view of a public match for others). Supports
-/// `ETag` / `If-None-Match`.
+/// The caller's private view (a spectator's view of a public match for others, also for
+/// anybody without a token). Supports `ETag` / `If-None-Match`.
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id")),
@@ -19,16 +19,16 @@ use crate::matches::{MatchView, Matches, MoveRequest};
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_not_started`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/v1/matches/{id}/view")]
 pub async fn get_view(
     request: HttpRequest,
     matches: web::Data<Matches>,
-    caller: Caller<Read>,
+    watcher: Watcher,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = matches.view(&id, &caller.account_id).await?;
+    let view = matches.view(&id, watcher.account_id()).await?;
     // A late seat becomes claimable with no new event: that changes the tag too.
     let claimable = view.clock.as_ref().is_some_and(|clock| clock.claimable);
     let etag = format!(
