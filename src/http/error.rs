@@ -150,7 +150,7 @@ impl From<StoreError> for ApiError {
 impl From<MatchError> for ApiError {
     fn from(error: MatchError) -> ApiError {
         let status = match &error {
-            MatchError::NotFound => StatusCode::NOT_FOUND,
+            MatchError::NotFound | MatchError::NoSuchPlayer => StatusCode::NOT_FOUND,
             MatchError::NotAPlayer | MatchError::NotSeated | MatchError::NotCreator => {
                 StatusCode::FORBIDDEN
             }

@@ -17,6 +17,7 @@ pub mod held;
 pub mod matches;
 pub mod notifications;
 pub mod openapi;
+pub mod players;
 pub mod request_log;
 pub mod rules;
 pub mod tokens;
@@ -38,6 +39,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(tokens::list_tokens)
         .service(tokens::revoke_token)
         .service(tokens::create_stream_ticket)
+        .service(players::get_player)
         .service(notifications::get_notifications)
         .service(notifications::stream_notifications)
         .service(webhooks::create_webhook)

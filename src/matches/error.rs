@@ -11,6 +11,9 @@ pub enum MatchError {
     /// No such match, or a private match the caller is not in: both look the same from outside.
     #[error("There is no such match.")]
     NotFound,
+    /// No account has this username (a player page).
+    #[error("There is no player of this name.")]
+    NoSuchPlayer,
     /// The caller watches this match but has no seat to act from.
     #[error("You have no seat in this match.")]
     NotAPlayer,
@@ -117,6 +120,7 @@ impl MatchError {
     pub fn code(&self) -> &'static str {
         match self {
             MatchError::NotFound => "not_found",
+            MatchError::NoSuchPlayer => "player_not_found",
             MatchError::NotAPlayer => "not_a_player",
             MatchError::NotSeated => "not_seated",
             MatchError::NotStarted => "match_not_started",

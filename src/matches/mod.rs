@@ -13,6 +13,7 @@
 //!   [`invitations`] to private matches;
 //! - [`play`]: the private view and moves, with idempotent retries ([`idempotency`]);
 //! - [`feed`]: the redacted event feed, long-polled or followed as a stream;
+//! - [`players`]: player pages (what an account played, won and left);
 //! - [`archive`]: replays and the verifiable [`export`];
 //! - [`access`]: who may see a match and who may act in it;
 //! - [`clock`]: a match's clock folded from its log (deadlines, banks, reminders);
@@ -39,6 +40,7 @@ pub mod lobby;
 pub mod log;
 mod notices;
 pub mod play;
+pub mod players;
 mod state;
 pub mod summary;
 pub mod timekeeping;

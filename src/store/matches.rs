@@ -330,7 +330,7 @@ pub(super) const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code,
      turn_seconds, bank_seconds, on_timeout, deadline, outcome, final_totals, log_format, hints";
 
 /// [`MATCH_COLUMNS`] of `matches` aliased as `m`, for queries that join other tables.
-static ALIASED_MATCH_COLUMNS: LazyLock<String> = LazyLock::new(|| {
+pub(super) static ALIASED_MATCH_COLUMNS: LazyLock<String> = LazyLock::new(|| {
     MATCH_COLUMNS
         .split(", ")
         .map(|column| format!("m.{column}"))

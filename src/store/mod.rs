@@ -8,7 +8,8 @@
 //! - this file: [`Db`] (the pool, connecting, migrating, the statement timeout, readiness);
 //! - `error`: [`StoreError`], sorted by what a caller can do about it;
 //! - [`accounts`], [`tokens`]: accounts, refresh tokens and signing keys;
-//! - [`matches`]: match rows, seats, secrets, the log's reads and listings;
+//! - [`matches`]: match rows, seats, secrets, the log's reads and listings; [`records`]: the
+//!   matches an account played, for its player page;
 //! - [`seating`]: seat changes, each under a lock on its match; [`invitations`] to private
 //!   matches;
 //! - [`append`]: writing a move (its events, read model, kept response and notifications)
@@ -25,6 +26,7 @@ pub mod invitations;
 pub mod matches;
 pub mod notifications;
 pub mod personal_tokens;
+pub mod records;
 pub mod seating;
 mod sqlite_file;
 pub mod stream_tickets;

@@ -4,7 +4,9 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_problem, spawn_app, spawn_app_with, standard_match};
+use crate::helpers::{
+    TestApp, assert_problem, full_match, players, spawn_app, spawn_app_with, standard_match,
+};
 
 const PAGE: &str = "https://play.example.com";
 
@@ -255,4 +257,54 @@ async fn spectators_need_no_account_for_public_matches() {
         let hidden = anonymous(format!("/v1/matches/{private}{path}")).await;
         assert_problem(hidden, 404, "not_found").await;
     }
+}
+
+/// A player's page counts what the player played, won, resigned and is playing, overall and by
+/// preset, for anybody; an unknown name is `404 player_not_found`.
+#[tokio::test]
+async fn a_player_page_counts_matches_by_preset() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    // A standard match that player0 wins when player1 resigns, and a custom one still on.
+    let won = full_match(&app, &people, json!({"preset": "standard"})).await;
+    let view = app
+        .json_as(&people[1], &format!("/v1/matches/{won}/view"))
+        .await;
+    let resigned = app
+        .post_as(
+            &people[1],
+            &format!("/v1/matches/{won}/moves"),
+            &json!({"expected_version": view["version"], "action": {"type": "resign"}}),
+        )
+        .await;
+    assert_eq!(resigned.status(), 200);
+    full_match(
+        &app,
+        &people,
+        json!({"preset": "standard", "must_play": true}),
+    )
+    .await;
+
+    let page = app.get("/v1/players/PLAYER0", None).await;
+    assert_eq!(page.status(), 200);
+    let page: Value = page.json().await.unwrap();
+    assert_eq!(page["username"], "player0");
+    assert!(kings_corner::clock::parse_rfc3339(page["member_since"].as_str().unwrap()).is_some());
+    assert_eq!(
+        page["matches"],
+        json!({"played": 1, "won": 1, "resigned": 0, "timed_out": 0, "aborted": 0, "playing": 1})
+    );
+    let by_preset: Vec<&str> = page["by_preset"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|each| each["preset"].as_str().unwrap())
+        .collect();
+    assert_eq!(by_preset.len(), 2, "{page}");
+    assert!(by_preset.contains(&"standard") && by_preset.contains(&"custom"));
+    let loser = app.json_as(&people[1], "/v1/players/player1").await;
+    assert_eq!(loser["matches"]["won"], 0);
+    assert_eq!(loser["matches"]["resigned"], 1);
+    let nobody = app.get("/v1/players/nobody-here", None).await;
+    assert_problem(nobody, 404, "player_not_found").await;
 }

@@ -33,6 +33,7 @@ const ENDPOINTS: &[(&str, &str, Option<&str>)] = &[
     ("post", "/v1/me/webhooks/{id}/enable", Some("webhooks")),
     ("get", "/v1/me/webhooks/{id}/deliveries", Some("webhooks")),
     ("post", "/v1/me/stream-tickets", Some("read")),
+    ("get", "/v1/players/{username}", Some("read")),
     ("post", "/v1/matches", Some("play")),
     ("get", "/v1/matches", Some("read")),
     ("get", "/v1/matches/{id}", Some("read")),
@@ -57,6 +58,7 @@ const ALSO_WITHOUT_A_TOKEN: &[(&str, &str)] = &[
     ("get", "/v1/matches/{id}/events"),
     ("get", "/v1/matches/{id}/stream"),
     ("get", "/v1/matches/{id}/replay"),
+    ("get", "/v1/players/{username}"),
 ];
 
 const SCOPES: [&str; 4] = ["play", "read", "webhooks", "account"];
@@ -155,7 +157,9 @@ async fn every_endpoint_names_its_scope_and_refuses_tokens_without_it() {
     let some_id = "00000000-0000-4000-8000-000000000000";
     for (method, template, scope) in ENDPOINTS {
         let security = &described[&(method.to_string(), template.to_string())];
-        let path = template.replace("{id}", some_id);
+        let path = template
+            .replace("{id}", some_id)
+            .replace("{username}", "nobody-here");
         match scope {
             Some(scope) => {
                 let open = ALSO_WITHOUT_A_TOKEN.contains(&(*method, *template));

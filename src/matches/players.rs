@@ -1,0 +1,138 @@
+//! Player pages: what an account has played, won and left, overall and by preset, as anybody
+//! may see it. Counts only: which matches, and what happened in private ones, stay with their
+//! players.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{MatchError, Matches};
+use crate::rules::{Event, OutReason, Preset, Rules};
+use crate::store::matches::MatchStatus;
+
+/// What a player has done at the tables.
+#[derive(Serialize, ToSchema)]
+#[schema(example = json!({
+    "username": "maya", "member_since": "2026-11-18T11:06:40Z",
+    "matches": {"played": 12, "won": 5, "resigned": 1, "timed_out": 0, "aborted": 1, "playing": 2},
+    "by_preset": [
+        {"preset": "standard", "played": 9, "won": 4, "resigned": 1, "timed_out": 0, "aborted": 1, "playing": 1},
+        {"preset": "custom", "played": 3, "won": 1, "resigned": 0, "timed_out": 0, "aborted": 0, "playing": 1}
+    ]
+}))]
+pub struct PlayerPage {
+    /// The username, as registered.
+    pub username: String,
+    /// When the account was created (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub member_since: i64,
+    /// Every match the player sat in.
+    pub matches: Tally,
+    /// The same by the preset each table's rules are (`custom` for any other rules), most
+    /// played first.
+    pub by_preset: Vec<PresetTally>,
+}
+
+/// Counts of matches.
+#[derive(Clone, Copy, Default, Serialize, ToSchema)]
+pub struct Tally {
+    /// Matches that ended, by their end or by the others leaving (aborted ones aside).
+    pub played: u32,
+    /// Of those, the ones the player won (alone or sharing the win).
+    pub won: u32,
+    /// Matches the player resigned from.
+    pub resigned: u32,
+    /// Matches the player was forfeited from on time.
+    pub timed_out: u32,
+    /// Matches called off before their first action.
+    pub aborted: u32,
+    /// Matches being played now.
+    pub playing: u32,
+}
+
+/// A [`Tally`] for one preset.
+#[derive(Serialize, ToSchema)]
+pub struct PresetTally {
+    /// `standard`, `draw-first`, `foundations`, `night-one`, or `custom`.
+    pub preset: String,
+    /// The counts.
+    #[serde(flatten)]
+    pub tally: Tally,
+}
+
+impl Matches {
+    /// The page of the player called `username`.
+    pub async fn player(&self, username: &str) -> Result<PlayerPage, MatchError> {
+        let account = self
+            .db
+            .account_by_username(username)
+            .await?
+            .ok_or(MatchError::NoSuchPlayer)?;
+        let sat_in = self.db.matches_sat_in(&account.id).await?;
+        let mut left: BTreeMap<String, OutReason> = BTreeMap::new();
+        for (match_id, stored) in self.db.seats_out_of(&account.id).await? {
+            let seat_of_player = sat_in
+                .iter()
+                .find(|(row, _)| row.id == match_id)
+                .map(|(_, seat)| *seat);
+            if let Ok(Event::SeatOut { seat, reason, .. }) = serde_json::from_str(&stored)
+                && Some(seat) == seat_of_player
+            {
+                left.insert(match_id, reason);
+            }
+        }
+        let mut overall = Tally::default();
+        let mut by_preset: BTreeMap<&'static str, Tally> = BTreeMap::new();
+        for (row, seat) in &sat_in {
+            let tally = by_preset.entry(preset_of(&row.rules)).or_default();
+            for tally in [&mut overall, tally] {
+                match row.status {
+                    MatchStatus::Open => continue,
+                    MatchStatus::Playing => tally.playing += 1,
+                    MatchStatus::Aborted => tally.aborted += 1,
+                    MatchStatus::Finished => {
+                        tally.played += 1;
+                        let won = row.winners.as_ref().is_some_and(|won| won.contains(seat));
+                        tally.won += u32::from(won);
+                    }
+                }
+                match left.get(&row.id) {
+                    Some(OutReason::Resign) => tally.resigned += 1,
+                    Some(OutReason::Timeout) => tally.timed_out += 1,
+                    None => {}
+                }
+            }
+        }
+        let mut by_preset: Vec<PresetTally> = by_preset
+            .into_iter()
+            .filter(|(_, tally)| tally.played + tally.aborted + tally.playing > 0)
+            .map(|(preset, tally)| PresetTally {
+                preset: preset.to_owned(),
+                tally,
+            })
+            .collect();
+        by_preset.sort_by_key(|each| std::cmp::Reverse(each.tally.played + each.tally.playing));
+        Ok(PlayerPage {
+            username: account.username,
+            member_since: account.created_at,
+            matches: overall,
+            by_preset,
+        })
+    }
+}
+
+/// The preset these rules are (at whatever number of seats), or `custom`.
+fn preset_of(rules: &Rules) -> &'static str {
+    Preset::ALL
+        .into_iter()
+        .find(|preset| {
+            let as_preset = Rules {
+                players: rules.players,
+                ..preset.rules()
+            };
+            &as_preset == rules
+        })
+        .map_or("custom", Preset::name)
+}

@@ -1,0 +1,56 @@
+//! A player's record: the matches an account sat in, with how each ended, and the moments
+//! its seat left a match (for `GET /v1/players/{username}`).
+
+use sqlx::Row;
+
+use super::matches::{ALIASED_MATCH_COLUMNS, MatchRow, match_from_row};
+use super::{Db, StoreError};
+use crate::rules::Seat;
+
+impl Db {
+    /// Every match `account_id` sat in, with its seat there.
+    pub async fn matches_sat_in(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<(MatchRow, Seat)>, StoreError> {
+        let sql = format!(
+            "SELECT {}, s.seat FROM match_seats s JOIN matches m ON m.id = s.match_id \
+             WHERE s.account_id = $1",
+            *ALIASED_MATCH_COLUMNS
+        );
+        let rows = self
+            .timed(sqlx::query(&sql).bind(account_id).fetch_all(self.pool()))
+            .await?;
+        rows.iter()
+            .map(|row| {
+                let seat: i64 = row.try_get("seat")?;
+                let seat = Seat::try_from(seat)
+                    .map_err(|_| StoreError::Corrupt(format!("seat {seat}")))?;
+                Ok((match_from_row(row)?, seat))
+            })
+            .collect()
+    }
+
+    /// The `seat_out` events of the matches `account_id` sat in, as stored (canonical JSON),
+    /// with their match.
+    pub async fn seats_out_of(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = self
+            .timed(
+                sqlx::query(
+                    "SELECT e.match_id, e.event FROM match_events e \
+                     JOIN match_seats s ON s.match_id = e.match_id \
+                     WHERE s.account_id = $1 AND e.event LIKE '{\"type\":\"seat_out\"%'",
+                )
+                .bind(account_id)
+                .fetch_all(self.pool()),
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| Ok((row.try_get("match_id")?, row.try_get("event")?)))
+            .collect::<Result<_, sqlx::Error>>()?)
+    }
+}
