@@ -29,7 +29,9 @@ pub struct Setup {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
-    /// Created; the first hand is not dealt yet.
+    /// Created; the first hand is not dealt yet: `open`, the word summaries use too (a
+    /// replay at version 0 shows it).
+    #[serde(rename = "open")]
     NotStarted,
     /// A hand is in play.
     Playing,

@@ -158,3 +158,18 @@ async fn every_time_is_rfc_3339() {
         "{account}"
     );
 }
+
+/// One status vocabulary: a match's status reads the same in summaries and in views (and a
+/// replay before the first deal says `open`, as the summary of a match waiting for players).
+#[tokio::test]
+async fn summaries_and_views_share_one_status_vocabulary() {
+    let api = serde_json::to_value(kings_corner::http::openapi()).unwrap();
+    let schemas = &api["components"]["schemas"];
+    assert_eq!(schemas["Status"]["enum"], schemas["MatchStatus"]["enum"]);
+    let app = spawn_app().await;
+    let (players, id) = crate::helpers::standard_match(&app).await;
+    let before = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/replay?at=0"))
+        .await;
+    assert_eq!(before["status"], "open");
+}
