@@ -275,3 +275,26 @@ pub fn now() -> i64 {
         .map(|elapsed| elapsed.as_secs() as i64)
         .unwrap_or(0)
 }
+
+/// The `VALUES` list of a multi-row insert of `rows` rows of `columns` values each, numbered
+/// from `$1`: `($1, $2), ($3, $4)`.
+pub(crate) fn value_rows(rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|row| {
+            let values: Vec<String> = (1..=columns)
+                .map(|column| format!("${}", row * columns + column))
+                .collect();
+            format!("({})", values.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod value_rows_tests {
+    #[test]
+    fn rows_are_numbered_from_one() {
+        assert_eq!(super::value_rows(2, 2), "($1, $2), ($3, $4)");
+        assert_eq!(super::value_rows(1, 3), "($1, $2, $3)");
+    }
+}

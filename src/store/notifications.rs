@@ -66,22 +66,9 @@ pub(super) async fn insert(
     if notifications.is_empty() {
         return Ok(());
     }
-    let rows: Vec<String> = (0..notifications.len())
-        .map(|index| {
-            let base = index * 5;
-            format!(
-                "(${}, ${}, ${}, ${}, ${})",
-                base + 1,
-                base + 2,
-                base + 3,
-                base + 4,
-                base + 5
-            )
-        })
-        .collect();
     let sql = format!(
         "INSERT INTO notifications (message_id, account_id, kind, data, created_at) VALUES {}",
-        rows.join(", ")
+        crate::store::value_rows(notifications.len(), 5)
     );
     let mut query = sqlx::query(&sql);
     for notification in notifications {

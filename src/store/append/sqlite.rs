@@ -71,22 +71,9 @@ pub(super) async fn write(
         return Ok(false);
     }
     // One multi-row INSERT: the primary key (match_id, seq) refuses a lost race.
-    let rows: Vec<String> = (0..events.len())
-        .map(|index| {
-            let base = index * 5;
-            format!(
-                "(${}, ${}, ${}, ${}, ${})",
-                base + 1,
-                base + 2,
-                base + 3,
-                base + 4,
-                base + 5
-            )
-        })
-        .collect();
     let insert = format!(
         "INSERT INTO match_events (match_id, seq, event, hash, created_at) VALUES {}",
-        rows.join(", ")
+        crate::store::value_rows(events.len(), 5)
     );
     let mut query = sqlx::query(&insert);
     for event in events {
