@@ -136,7 +136,10 @@ impl Application {
                 .wrap(middleware::from_fn(http::cors::explain_refused_preflights))
                 .wrap_fn(http::headers::add)
                 .wrap(TracingLogger::<RequestLog>::new())
-                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api.clone()))
+                .service(
+                    SwaggerUi::new("/docs/{_:.*}")
+                        .external_url_unchecked("/openapi.json", api.clone()),
+                )
                 .route(
                     "/docs",
                     web::get().to(|| async {

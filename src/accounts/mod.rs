@@ -63,6 +63,7 @@ pub struct NewAccount {
 #[schema(example = json!({"id": "0b6f7c1e-8a8e-4c35-9a55-3c1f3f0b9d11", "username": "maya", "created_at": "2026-11-18T11:06:40Z"}))]
 pub struct AccountView {
     /// The account's id (a UUID): the `sub` of its access tokens.
+    #[schema(format = Uuid)]
     pub id: String,
     /// As registered, in its case.
     pub username: String,

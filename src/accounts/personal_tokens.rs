@@ -53,6 +53,7 @@ pub struct NewToken {
 }))]
 pub struct TokenView {
     /// Its id (to revoke it).
+    #[schema(format = Uuid)]
     pub id: String,
     /// Its name.
     pub name: String,

@@ -9,6 +9,9 @@ use crate::http::body::Json;
 use crate::matches::Matches;
 
 /// Register an account.
+///
+/// A username is 3–32 characters of `A–Z a–z 0–9 _ -`, unique without regard to case; a
+/// password 8–256 characters. Log in afterwards with `POST /v1/auth/login`.
 #[utoipa::path(
     tag = "accounts",
     request_body = NewAccount,
@@ -35,6 +38,8 @@ pub async fn register(
 }
 
 /// The caller's account.
+///
+/// Its id, username and creation time; the same id is the `sub` of its access tokens.
 #[utoipa::path(
     tag = "accounts",
     responses(

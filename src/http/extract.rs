@@ -137,6 +137,7 @@ pub struct StreamQuery {
     /// Start after this sequence number (`Last-Event-ID` wins when both are sent). Without
     /// either, the account stream starts with the next notification and a match's stream with
     /// its first event.
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// A single-use ticket from `POST /v1/me/stream-tickets`, in place of the `Authorization`
     /// header a browser's `EventSource` cannot send.

@@ -16,25 +16,25 @@ pub struct Fallback {
 
 impl Fallback {
     /// The routes of an OpenAPI description.
-    pub fn new(api: &utoipa::openapi::OpenApi) -> Fallback {
-        let routes = api
-            .paths
-            .paths
-            .iter()
+    pub fn new(api: &serde_json::Value) -> Fallback {
+        let routes = api["paths"]
+            .as_object()
+            .into_iter()
+            .flatten()
             .map(|(path, item)| {
                 let segments = path
                     .split('/')
                     .map(|segment| (!segment.starts_with('{')).then(|| segment.to_owned()))
                     .collect();
                 let methods = [
-                    (Method::GET, item.get.is_some()),
-                    (Method::POST, item.post.is_some()),
-                    (Method::PUT, item.put.is_some()),
-                    (Method::DELETE, item.delete.is_some()),
-                    (Method::PATCH, item.patch.is_some()),
+                    Method::GET,
+                    Method::POST,
+                    Method::PUT,
+                    Method::DELETE,
+                    Method::PATCH,
                 ]
                 .into_iter()
-                .filter_map(|(method, present)| present.then_some(method))
+                .filter(|method| item.get(method.as_str().to_ascii_lowercase()).is_some())
                 .collect();
                 (segments, methods)
             })

@@ -23,7 +23,7 @@ use crate::notifications::{
     responses(
         (status = 200, description = "Notifications after `after`", body = NotificationPage),
         (status = 422, description = "Bad `after`, `wait` or `limit` (`invalid_query`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait (with `too_many_held_connections`)"))),
     ),
     security(("bearer" = ["read"]))
 )]
@@ -52,7 +52,7 @@ pub async fn get_notifications(
     ),
     responses(
         (status = 200, description = "`text/event-stream`; each `data:` is a `Notification`", content_type = "text/event-stream", body = String),
-        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait (with `too_many_held_connections`)"))),
     ),
     security(("bearer" = ["read"]))
 )]

@@ -30,6 +30,10 @@ pub struct RulesCatalog {
 }
 
 /// Every option with its type, default and description; every preset with its full option set.
+///
+/// What a client needs to offer a table its choices when creating a match: the `rules` of
+/// `POST /v1/matches` take a preset and any of these options. docs/rules.md explains them for
+/// players.
 #[utoipa::path(
     tag = "rules",
     responses((status = 200, description = "The catalog", body = RulesCatalog)),

@@ -16,7 +16,7 @@ use crate::accounts::{Accounts, CreatedToken, NewToken, StreamTicket, TokenList}
     tag = "accounts",
     request_body = NewToken,
     responses(
-        (status = 201, description = "Created; `token` is shown this once", body = CreatedToken),
+        (status = 201, description = "Created; `token` is shown this once", body = CreatedToken, headers(("Location" = String, description = "The list of your tokens, `/v1/me/tokens`"))),
         (status = 403, description = "`insufficient_scope`: a scope asked for that the caller's token lacks", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`too_many_tokens` (50 an account)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid_token_request`, naming the field", body = Problem, content_type = "application/problem+json"),
@@ -39,6 +39,8 @@ pub async fn create_token(
 }
 
 /// The caller's personal access tokens, with their scopes and last use (never the tokens).
+///
+/// Revoke one with `DELETE /v1/me/tokens/{id}`: it leaves this list at once.
 #[utoipa::path(
     tag = "accounts",
     responses(
@@ -58,7 +60,7 @@ pub async fn list_tokens(
 /// within 5 seconds on every other.
 #[utoipa::path(
     tag = "accounts",
-    params(("id" = String, Path, description = "Token id")),
+    params(("id" = uuid::Uuid, Path, description = "The token's id")),
     responses(
         (status = 204, description = "Revoked"),
         (status = 404, description = "No such token of yours (`not_found`)", body = Problem, content_type = "application/problem+json"),

@@ -22,7 +22,7 @@ use crate::notifications::webhooks::{
     tag = "webhooks",
     request_body = NewWebhook,
     responses(
-        (status = 201, description = "Registered; `secret` is shown this once", body = CreatedWebhook),
+        (status = 201, description = "Registered; `secret` is shown this once", body = CreatedWebhook, headers(("Location" = String, description = "The new webhook: `/v1/me/webhooks/{id}`"))),
         (status = 409, description = "`too_many_webhooks` (10 an account)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid_webhook`: the `url` or `types` at fault in `field`", body = Problem, content_type = "application/problem+json"),
     ),
@@ -44,6 +44,8 @@ pub async fn create_webhook(
 }
 
 /// The caller's webhooks.
+///
+/// Each with the notification types it receives and whether it is enabled (never its secret).
 #[utoipa::path(
     tag = "webhooks",
     responses((status = 200, description = "Oldest first", body = WebhookList)),
@@ -60,7 +62,7 @@ pub async fn list_webhooks(
 /// One of the caller's webhooks: whether it is enabled, and if not, why.
 #[utoipa::path(
     tag = "webhooks",
-    params(("id" = String, Path, description = "Webhook id")),
+    params(("id" = uuid::Uuid, Path, description = "The webhook's id")),
     responses(
         (status = 200, description = "The webhook", body = WebhookView),
         (status = 404, description = "No such webhook of yours (`not_found`)", body = Problem, content_type = "application/problem+json"),
@@ -79,9 +81,11 @@ pub async fn get_webhook(
 }
 
 /// Delete a webhook, with its pending deliveries.
+///
+/// Nothing more is posted to its URL once this answers; its delivery history goes with it.
 #[utoipa::path(
     tag = "webhooks",
-    params(("id" = String, Path, description = "Webhook id")),
+    params(("id" = uuid::Uuid, Path, description = "The webhook's id")),
     responses(
         (status = 204, description = "Deleted"),
         (status = 404, description = "No such webhook of yours (`not_found`)", body = Problem, content_type = "application/problem+json"),
@@ -104,7 +108,7 @@ pub async fn delete_webhook(
 /// oldest first (notifications written while it was disabled are not delivered).
 #[utoipa::path(
     tag = "webhooks",
-    params(("id" = String, Path, description = "Webhook id")),
+    params(("id" = uuid::Uuid, Path, description = "The webhook's id")),
     responses(
         (status = 200, description = "Enabled", body = WebhookView),
         (status = 404, description = "No such webhook of yours (`not_found`)", body = Problem, content_type = "application/problem+json"),
@@ -128,7 +132,7 @@ pub async fn enable_webhook(
 /// the receiver answered, and why an attempt failed.
 #[utoipa::path(
     tag = "webhooks",
-    params(("id" = String, Path, description = "Webhook id"), DeliveryQuery),
+    params(("id" = uuid::Uuid, Path, description = "The webhook's id"), DeliveryQuery),
     responses(
         (status = 200, description = "Newest first", body = DeliveryList),
         (status = 404, description = "No such webhook of yours (`not_found`)", body = Problem, content_type = "application/problem+json"),

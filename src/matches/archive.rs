@@ -15,6 +15,7 @@ use crate::store::matches::MatchStatus;
 #[into_params(parameter_in = Query)]
 pub struct ReplayQuery {
     /// Show the table after event `at` (0 … version).
+    #[param(minimum = 0)]
     pub at: i64,
 }
 

@@ -61,6 +61,7 @@ pub struct MatchExport {
     /// Export format version (1).
     pub format: u32,
     /// The match's id (a UUID).
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// Every option, as the match was played.
     pub rules: Rules,

@@ -25,8 +25,10 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 #[into_params(parameter_in = Query)]
 pub struct FeedQuery {
     /// Return events after this sequence number (default 0).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// Seconds to wait for a new event when there is none yet (0–60, default 0).
+    #[param(minimum = 0, maximum = 60)]
     pub wait: Option<u64>,
 }
 

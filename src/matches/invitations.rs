@@ -28,6 +28,7 @@ pub struct Invitation {
 #[schema(example = json!({"match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "username": "leo", "invited_at": "2026-11-18T11:06:40Z"}))]
 pub struct InvitationView {
     /// The match.
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// Who was invited.
     pub username: String,

@@ -138,6 +138,7 @@ pub struct ListQuery {
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
     /// Page size, 1–100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 

@@ -39,6 +39,7 @@ use crate::rules::{Action, GameState, RuleError, Rules, Seat, Status, View};
 }))]
 pub struct MatchView {
     /// The match's id.
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// The log's length this view reflects; send it as `expected_version` with a move.
     pub version: i64,

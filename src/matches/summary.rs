@@ -47,6 +47,7 @@ impl SeatInfo {
 }))]
 pub struct MatchSummary {
     /// The match's id (a UUID).
+    #[schema(format = Uuid)]
     pub id: String,
     /// `open` (waiting for players), `playing` or `finished`.
     pub status: MatchStatus,

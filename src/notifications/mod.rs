@@ -67,10 +67,13 @@ pub struct NotificationSettings {
 #[into_params(parameter_in = Query)]
 pub struct NotificationQuery {
     /// Notifications after this `seq` (default 0: from the oldest kept).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// Seconds to wait for a notification when there is none yet (0–60, default 0).
+    #[param(minimum = 0, maximum = 60)]
     pub wait: Option<u64>,
     /// Most notifications to return, 1–500 (default 100).
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<i64>,
 }
 

@@ -48,6 +48,7 @@ pub const KINDS: [&str; 8] = [
 #[schema(example = json!({"match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "version": 14, "seat": 1, "deadline": "2026-12-01T18:00:00Z"}))]
 pub struct YourTurn {
     /// The match.
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// Its version: the `expected_version` of the next move.
     pub version: i64,
@@ -62,6 +63,7 @@ pub struct YourTurn {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct MatchStarted {
     /// The match.
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// Its version after the deal.
     pub version: i64,
@@ -73,6 +75,7 @@ pub struct MatchStarted {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct MatchFinished {
     /// The match.
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// Its final version.
     pub version: i64,
@@ -90,6 +93,7 @@ pub struct MatchFinished {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct SeatChanged {
     /// The match.
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// Who joined or left.
     pub username: String,
@@ -103,6 +107,7 @@ pub struct SeatChanged {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Invited {
     /// The private match.
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// Who invites (the match's creator).
     pub invited_by: String,
@@ -116,6 +121,7 @@ pub struct Invited {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct DeadlineNear {
     /// The match.
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// Its version.
     pub version: i64,
@@ -130,6 +136,7 @@ pub struct DeadlineNear {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct SeatOut {
     /// The match.
+    #[schema(format = Uuid)]
     pub match_id: String,
     /// Its version after the seat left.
     pub version: i64,

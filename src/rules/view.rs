@@ -14,6 +14,30 @@ use super::event::{HandResult, OutReason};
 use super::pile::PileId;
 use super::state::{GameState, Status};
 
+/// The OpenAPI shape of [`View::piles`]: each of the eight piles by its id, bottom → top.
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code, non_snake_case)]
+struct Tableau {
+    N: Vec<PlacedCard>,
+    E: Vec<PlacedCard>,
+    S: Vec<PlacedCard>,
+    W: Vec<PlacedCard>,
+    NE: Vec<PlacedCard>,
+    SE: Vec<PlacedCard>,
+    SW: Vec<PlacedCard>,
+    NW: Vec<PlacedCard>,
+}
+
+/// The OpenAPI shape of [`View::foundations`]: each foundation by its id, bottom → top.
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code, non_snake_case)]
+struct Foundations {
+    FC: Vec<PlacedCard>,
+    FD: Vec<PlacedCard>,
+    FH: Vec<PlacedCard>,
+    FS: Vec<PlacedCard>,
+}
+
 /// The table as one seat (or a spectator) sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct View {
@@ -26,10 +50,10 @@ pub struct View {
     /// The viewer's hand in canonical order; `null` for a spectator.
     pub hand: Option<Vec<Card>>,
     /// The eight piles `N E S W NE SE SW NW`, each bottom → top.
-    #[schema(value_type = BTreeMap<String, Vec<PlacedCard>>)]
+    #[schema(value_type = Tableau)]
     pub piles: BTreeMap<PileId, Vec<PlacedCard>>,
     /// The foundations `FC FD FH FS`, bottom → top; `null` when not in play.
-    #[schema(value_type = Option<BTreeMap<String, Vec<PlacedCard>>>)]
+    #[schema(value_type = Option<Foundations>)]
     pub foundations: Option<BTreeMap<PileId, Vec<PlacedCard>>>,
     /// Cards left in the stock.
     pub stock_count: usize,

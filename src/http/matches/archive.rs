@@ -11,7 +11,7 @@ use crate::matches::{MatchView, Matches, ReplayQuery};
 /// spectator's for others), fully open, every hand shown, once it has ended.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id"), ReplayQuery),
+    params(("id" = uuid::Uuid, Path, description = "The match's id"), ReplayQuery),
     responses(
         (status = 200, description = "The view at `at`", body = MatchView),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
@@ -38,7 +38,7 @@ pub async fn get_replay(
 /// match they played; anyone may export a finished public match (as anyone may replay it).
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
     responses(
         (status = 200, description = "The export", body = MatchExport),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),

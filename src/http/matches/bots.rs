@@ -13,7 +13,7 @@ use crate::matches::{MatchSummary, Matches};
 /// through the same checked moves as people, within about a second of their turn.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
     request_body = BotRequest,
     responses(
         (status = 200, description = "Seated", body = MatchSummary),
@@ -42,7 +42,7 @@ pub async fn add_bot(
 /// may know, nothing more. Only on your turn, at a table that allows hints.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
     responses(
         (status = 200, description = "A suggestion", body = Hint),
         (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),

@@ -12,14 +12,18 @@ use crate::http::held::Held;
 use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
 
 /// The caller's redacted feed of the log, long-polling up to `wait` seconds.
+///
+/// Every event after `after`, as the caller's seat may see it: other seats' draws carry no
+/// cards, and nobody sees the stock's order. Spectators of a public match see the same as a
+/// seat without a hand. Ask again from the last `seq` to follow the match.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id"), FeedQuery),
+    params(("id" = uuid::Uuid, Path, description = "The match's id"), FeedQuery),
     responses(
         (status = 200, description = "Events after `after`", body = EventsPage),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad `after` or `wait`", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait (with `too_many_held_connections`)"))),
     ),
     security((), ("bearer" = ["read"]))
 )]
@@ -43,14 +47,14 @@ pub async fn get_events(
 #[utoipa::path(
     tag = "matches",
     params(
-        ("id" = String, Path, description = "Match id"),
+        ("id" = uuid::Uuid, Path, description = "The match's id"),
         StreamQuery,
         ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this sequence number"),
     ),
     responses(
         (status = 200, description = "`text/event-stream`; each `data:` is a `LoggedEvent`", content_type = "text/event-stream", body = String),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait (with `too_many_held_connections`)"))),
     ),
     security((), ("bearer" = ["read"]))
 )]

@@ -17,7 +17,7 @@ use crate::matches::{
     tag = "matches",
     request_body = CreateMatch,
     responses(
-        (status = 201, description = "Created", body = MatchSummary),
+        (status = 201, description = "Created", body = MatchSummary, headers(("Location" = String, description = "The new match: `/v1/matches/{id}`"))),
         (status = 422, description = "Invalid rules (`invalid_rules`, naming the option in `field`), `too_many_bots`, or body", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["play"]))
@@ -37,6 +37,9 @@ pub async fn create_match(
 }
 
 /// List the open public lobby (default), the caller's matches (`mine=true`) or their inbox (`turn=mine`).
+///
+/// A player looking for the matches they sit in must send `mine=true`: the default lists only
+/// public matches waiting for players. Pages are cursor-based: pass `next_cursor` as `cursor`.
 #[utoipa::path(
     tag = "matches",
     params(ListQuery),
@@ -58,9 +61,12 @@ pub async fn list_matches(
 }
 
 /// The public summary of a match (of a public one, also for anybody without a token).
+///
+/// Its rules, seats, status, clock and, once over, its result; never a hand. A private match
+/// answers only its players (others get `404`, as if it did not exist).
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
     responses(
         (status = 200, description = "The summary", body = MatchSummary),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
@@ -81,7 +87,7 @@ pub async fn get_match(
 /// retry after an unclear failure is safe.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
     request_body = JoinMatch,
     responses(
         (status = 200, description = "Seated (also when you already were)", body = MatchSummary),
@@ -107,7 +113,7 @@ pub async fn join_match(
 /// resigning (the seat is out, RULES.md §10).
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
     responses(
         (status = 204, description = "Left, or resigned"),
         (status = 403, description = "`not_seated`", body = Problem, content_type = "application/problem+json"),
@@ -132,7 +138,7 @@ pub async fn leave_match(
 /// again answers the first invitation (200) and tells them nothing twice.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
     request_body = Invitation,
     responses(
         (status = 201, description = "Invited", body = InvitationView),

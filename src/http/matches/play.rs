@@ -12,7 +12,10 @@ use crate::matches::{MatchView, Matches, MoveRequest};
 /// anybody without a token). Supports `ETag` / `If-None-Match`.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id")),
+    params(
+        ("id" = uuid::Uuid, Path, description = "The match's id"),
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` from an earlier answer (or several, comma-separated, or `*`): answers `304` with no body while the view has not changed"),
+    ),
     responses(
         (status = 200, description = "The view", body = MatchView, headers(("ETag" = String, description = "Changes with every event"))),
         (status = 304, description = "Unchanged since the given ETag"),
@@ -69,7 +72,7 @@ fn matches_etag(request: &HttpRequest, etag: &str) -> bool {
 #[utoipa::path(
     tag = "matches",
     params(
-        ("id" = String, Path, description = "Match id"),
+        ("id" = uuid::Uuid, Path, description = "The match's id"),
         ("Idempotency-Key" = Option<String>, Header, description = "Up to 128 characters; makes retries safe"),
     ),
     request_body = MoveRequest,
@@ -109,7 +112,7 @@ pub async fn post_move(
 /// on without it (or, with one seat left, that seat wins). Answers the caller's view after.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = String, Path, description = "Match id")),
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
     responses(
         (status = 200, description = "The late seat is out: the new view", body = MatchView),
         (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),

@@ -65,6 +65,7 @@ pub struct NewWebhook {
 }))]
 pub struct WebhookView {
     /// Its id.
+    #[schema(format = Uuid)]
     pub id: String,
     /// Where deliveries go.
     pub url: String,
@@ -106,6 +107,7 @@ pub struct WebhookList {
 #[into_params(parameter_in = Query)]
 pub struct DeliveryQuery {
     /// Most deliveries, 1–100 (default 20), newest first.
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 

@@ -93,6 +93,7 @@ impl<'de> Deserialize<'de> for GameEnd {
 /// The OpenAPI shape of [`GameEnd`]: an object with exactly one of these keys.
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
+#[schema(as = GameEnd)]
 #[allow(dead_code)]
 pub(super) enum GameEndSchema {
     /// Lowest total once someone reaches the target.

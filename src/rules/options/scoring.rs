@@ -179,6 +179,7 @@ impl<'de> Deserialize<'de> for Scoring {
 /// The OpenAPI shape of [`Scoring`]: a scheme's name or a table.
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
+#[schema(as = Scoring)]
 #[allow(dead_code)]
 pub(super) enum ScoringSchema {
     /// A named scheme.

@@ -1,6 +1,10 @@
 //! The OpenAPI description: generated from the routes actually registered, so it cannot drift
 //! from them, then completed with the problem answers every operation shares, so that each
-//! handler's annotation lists only its success and its own refusals.
+//! handler's annotation lists only its success and its own refusals, and reshaped for client
+//! generators ([`for_generators`]).
+
+mod for_generators;
+mod from_tables;
 
 use actix_web::App;
 use utoipa::openapi::path::Operation;
@@ -20,7 +24,12 @@ use super::{configure, error};
                        `application/problem+json` with a stable `code`. A path used with a \
                        method it does not take answers `405` (`method_not_allowed`) with `Allow`; \
                        an unknown path `404` (`not_found`).",
-        license(name = "MIT")
+        license(name = "MIT", identifier = "MIT"),
+        contact(name = "kings-corner maintainers")
+    ),
+    servers(
+        (url = "http://127.0.0.1:8080", description = "A server started with the defaults (`cargo run`); \
+                                                        use your own server's address")
     ),
     modifiers(&BearerAuth),
     components(schemas(error::Problem)),
@@ -54,8 +63,16 @@ impl Modify for BearerAuth {
     }
 }
 
-/// The OpenAPI description of every registered route.
-pub fn openapi() -> utoipa::openapi::OpenApi {
+/// The OpenAPI description of every registered route, as served at `/openapi.json`.
+pub fn openapi() -> serde_json::Value {
+    let mut api = serde_json::to_value(derived()).expect("the OpenAPI document serialises");
+    from_tables::add(&mut api);
+    for_generators::reshape(&mut api);
+    api
+}
+
+/// What utoipa derives from the annotations, with the shared problems added.
+fn derived() -> utoipa::openapi::OpenApi {
     let (_, mut api) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
@@ -72,6 +89,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .flatten()
         {
             add_shared_problems(operation);
+            split_summary(operation);
         }
     }
     api
@@ -79,9 +97,42 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 
 /// [`openapi`] as pretty JSON, the form committed as `openapi/openapi.json`.
 pub fn openapi_json() -> String {
-    openapi()
-        .to_pretty_json()
-        .expect("the OpenAPI document serialises")
+    serde_json::to_string_pretty(&openapi()).expect("the OpenAPI document serialises")
+}
+
+/// utoipa makes a handler's first doc paragraph the summary and the rest the description. The
+/// first paragraph says what the operation does in full, so it becomes the description's
+/// opening, and the summary (the title generators and Swagger UI show) its first clause.
+fn split_summary(operation: &mut Operation) {
+    let Some(paragraph) = operation.summary.take() else {
+        return;
+    };
+    operation.summary = Some(first_clause(&paragraph));
+    operation.description = Some(match operation.description.take() {
+        Some(rest) => format!("{paragraph}\n\n{rest}"),
+        None => paragraph,
+    });
+}
+
+/// Up to the first `. `, `: ` or `; ` outside parentheses and code.
+fn first_clause(text: &str) -> String {
+    let text = text.replace('\n', " ");
+    let mut depth = 0i32;
+    let mut in_code = false;
+    let mut previous = ' ';
+    for (index, character) in text.char_indices() {
+        match character {
+            '`' => in_code = !in_code,
+            '(' if !in_code => depth += 1,
+            ')' if !in_code => depth -= 1,
+            ' ' if depth == 0 && !in_code && matches!(previous, '.' | ':' | ';') => {
+                return text[..index - 1].to_owned();
+            }
+            _ => {}
+        }
+        previous = character;
+    }
+    text.trim_end_matches('.').to_owned()
 }
 
 /// The problem answers an operation gives by its kind, where its annotation names none: one
