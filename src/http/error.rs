@@ -172,7 +172,17 @@ impl From<MatchError> for ApiError {
             | MatchError::TooManyBots { .. }
             | MatchError::UnknownUsername
             | MatchError::InvalidQuery { .. }
-            | MatchError::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
+            | MatchError::IdempotencyKeyReused
+            | MatchError::InvalidMessage { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            MatchError::TooManyMessages { retry_after } => {
+                let seconds = *retry_after;
+                let refusal = ApiError::refused(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    error.code(),
+                    error.to_string(),
+                );
+                return refusal.retry_after(seconds);
+            }
             MatchError::Store(_) | MatchError::Corrupt(_) => {
                 return match error {
                     MatchError::Store(store) => store.into(),

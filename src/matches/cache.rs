@@ -23,6 +23,10 @@ pub struct MatchState {
     pub state: GameState,
     /// How many events of the log are folded in.
     pub version: i64,
+    /// The version after the last event that changed the table. A move chosen at any version
+    /// from this one to `version` is still current: what came since (table talk, reminders)
+    /// changes nothing a move is chosen from.
+    pub table_version: i64,
     /// Hash of event `version`, which the next event's hash chains to.
     pub last_hash: String,
     /// How its events are chained (see [`super::log`]).
@@ -38,6 +42,11 @@ impl MatchState {
         if let Some(clock) = &mut self.clock {
             clock.observe(event, at);
         }
+    }
+
+    /// Whether a move chosen from the view at version `expected` may be played now.
+    pub fn current_for(&self, expected: i64) -> bool {
+        (self.table_version..=self.version).contains(&expected)
     }
 }
 

@@ -106,6 +106,21 @@ pub enum MatchError {
     /// An `Idempotency-Key` the caller already used for a different move.
     #[error("This Idempotency-Key was used for another request.")]
     IdempotencyKeyReused,
+    /// A message that is empty, too long or holds control characters.
+    #[error("{detail}")]
+    InvalidMessage {
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// A seat that talked as much as it may in the last minute.
+    #[error(
+        "You said {} messages in the last minute: wait {retry_after} s.",
+        super::talk::PER_MINUTE
+    )]
+    TooManyMessages {
+        /// Seconds until the seat may talk again.
+        retry_after: u64,
+    },
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -143,6 +158,8 @@ impl MatchError {
             MatchError::InvalidQuery { .. } => "invalid_query",
             MatchError::InvalidIdempotencyKey => "invalid_idempotency_key",
             MatchError::IdempotencyKeyReused => "idempotency_key_reused",
+            MatchError::InvalidMessage { .. } => "invalid_message",
+            MatchError::TooManyMessages { .. } => "too_many_messages",
             MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
             MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
         }

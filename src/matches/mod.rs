@@ -13,6 +13,7 @@
 //!   [`invitations`] to private matches;
 //! - [`play`]: the private view and moves, with idempotent retries ([`idempotency`]);
 //! - [`feed`]: the redacted event feed, long-polled or followed as a stream;
+//! - [`talk`]: table talk, written into the log without making moves stale;
 //! - [`players`]: player pages (what an account played, won and left);
 //! - [`archive`]: replays and the verifiable [`export`];
 //! - [`access`]: who may see a match and who may act in it;
@@ -43,6 +44,7 @@ pub mod play;
 pub mod players;
 mod state;
 pub mod summary;
+pub mod talk;
 pub mod timekeeping;
 
 pub use archive::ReplayQuery;
@@ -53,6 +55,7 @@ pub use invitations::{Invitation, InvitationView};
 pub use lobby::{CreateMatch, JoinMatch, ListQuery, MatchPage};
 pub use play::{MatchView, MoveRequest};
 pub use summary::{MatchSummary, SeatInfo};
+pub use talk::NewMessage;
 
 use std::sync::Arc;
 

@@ -41,7 +41,8 @@ pub struct MatchView {
     /// The match's id.
     #[schema(format = Uuid)]
     pub match_id: String,
-    /// The log's length this view reflects; send it as `expected_version` with a move.
+    /// The log's length this view reflects; send it as `expected_version` with a move (table
+    /// talk and reminders written since do not make it stale).
     pub version: i64,
     /// The table's rules, every option resolved (see `GET /v1/rules` for what each means).
     pub rules: Rules,
@@ -91,7 +92,8 @@ impl MatchView {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"expected_version": 12, "action": {"type": "play", "card": "7H", "to": "N"}}))]
 pub struct MoveRequest {
-    /// The `version` of the view the move was chosen from.
+    /// The `version` of the view the move was chosen from. Refused (`409 version_conflict`) once
+    /// anything that changes the table was written after it; table talk and reminders are not.
     pub expected_version: i64,
     /// The action, exactly as RULES.md §4 and `legal_actions` write it.
     pub action: Action,
@@ -181,7 +183,7 @@ impl Matches {
         if current.state.status() != Status::Playing {
             return Err(RuleError::HandOver.into());
         }
-        if current.version != request.expected_version {
+        if !current.current_for(request.expected_version) {
             return Err(MatchError::VersionConflict {
                 expected: request.expected_version,
                 current: current.version,

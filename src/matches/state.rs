@@ -88,7 +88,7 @@ impl Matches {
         if let Some((current, verified)) = self.cache.get(match_id)
             && match intent {
                 Intent::Watch => true,
-                Intent::Act { expected_version } => expected_version == current.version,
+                Intent::Act { expected_version } => current.current_for(expected_version),
             }
             && self
                 .notifier
@@ -143,6 +143,9 @@ impl Matches {
         {
             next.observe(&recorded.event, recorded.at);
             next.version = recorded.seq;
+            if recorded.event.changes_table() {
+                next.table_version = recorded.seq;
+            }
             next.last_hash = recorded.hash;
         }
         let current = Arc::new(next);
@@ -252,6 +255,7 @@ impl MatchState {
             table: Arc::new(Table::new(row, seats)),
             state: new_game(&row.rules, secret_hex, seats)?,
             version: 0,
+            table_version: 0,
             last_hash: String::new(),
             log_format: row.log_format,
             clock: row
@@ -332,6 +336,9 @@ pub(super) fn advance(
         now,
     );
     next.version = current.version + stored.len() as i64;
+    if let Some(last) = events.iter().rposition(Event::changes_table) {
+        next.table_version = current.version + last as i64 + 1;
+    }
     let state = &next.state;
     let over = matches!(state.status(), Status::Finished | Status::Aborted);
     let turn_began = state.turn() != turn_before

@@ -116,6 +116,18 @@ impl GameState {
         Ok(vec![Event::BotStoodIn { seat, deadline }])
     }
 
+    /// A seated player's words to the table, while the match is played (a seat that is out
+    /// may still talk). What may be said is the server's business, not the rules'.
+    pub fn talk(&self, seat: Seat, text: String) -> Result<Vec<Event>, RuleError> {
+        if self.status != Status::Playing {
+            return Err(RuleError::HandOver);
+        }
+        if seat >= self.players() {
+            return Err(RuleError::UnknownSeat(seat));
+        }
+        Ok(vec![Event::TableTalk { seat, text }])
+    }
+
     fn check_still_in(&self, seat: Seat) -> Result<(), RuleError> {
         if self.status != Status::Playing {
             return Err(RuleError::HandOver);

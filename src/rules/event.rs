@@ -137,6 +137,15 @@ pub enum Event {
         #[schema(format = DateTime)]
         deadline: String,
     },
+    /// A seated player said something to the table (`POST /v1/matches/{id}/messages`). Part of
+    /// the log so that every reader gets it in order with the play; it changes nothing at the
+    /// table. Plain text, never markup: clients must show it as text.
+    TableTalk {
+        /// Who said it.
+        seat: Seat,
+        /// What they said (1–500 characters, no control characters but line breaks).
+        text: String,
+    },
     /// The seat to move ran out of time at a table whose late turns a bot plays (the server's
     /// setting `on_timeout: bot`): the actions that follow, to the end of this turn, are the
     /// `basic` bot's. The seat stays in the game. Written by the server; it changes nothing.
@@ -234,6 +243,12 @@ pub struct ChipSettlement {
 }
 
 impl Event {
+    /// Whether the event changes the table: table talk and reminders do not, so a move chosen
+    /// before them is still a move chosen from the table as it is.
+    pub fn changes_table(&self) -> bool {
+        !matches!(self, Event::TableTalk { .. } | Event::DeadlineNear { .. })
+    }
+
     /// The event as `viewer` may see it (`None`: a spectator): other seats' dealt hands and
     /// drawn cards, and the stock order, are removed. Hands revealed at the end of a hand stay.
     pub fn redacted_for(&self, viewer: Option<Seat>) -> Event {

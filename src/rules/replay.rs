@@ -115,6 +115,8 @@ impl GameState {
             self.remind(*seat, deadline.clone()).map_err(refused)?
         } else if let Event::BotStoodIn { seat, deadline } = first {
             self.stand_in(*seat, deadline.clone()).map_err(refused)?
+        } else if let Event::TableTalk { seat, text } = first {
+            self.talk(*seat, text.clone()).map_err(refused)?
         } else {
             let (seat, action) =
                 self.action_behind(first)

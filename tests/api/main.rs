@@ -13,4 +13,5 @@ mod notifications;
 mod operations;
 mod receiver;
 mod rules;
+mod talk;
 mod tokens;

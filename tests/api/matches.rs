@@ -112,7 +112,7 @@ async fn play_out(
     panic!("the match did not end");
 }
 
-async fn export_and_verify(app: &TestApp, player: &Player, id: &str) {
+pub(crate) async fn export_and_verify(app: &TestApp, player: &Player, id: &str) {
     let export = app
         .json_as(player, &format!("/v1/matches/{id}/export"))
         .await;

@@ -3,6 +3,7 @@
 //! - [`lobby`]: create, list, summary, join, leave, invite;
 //! - [`play`]: the private view (with `ETag`), moves (with `Idempotency-Key`), claims on late
 //!   seats;
+//! - [`talk`]: table talk;
 //! - [`feed`]: the event feed, long-polled or as Server-Sent Events;
 //! - [`archive`]: replays and the verifiable export;
 //! - [`bots`]: bots for free seats, and hints.
@@ -12,6 +13,7 @@ pub mod bots;
 pub mod feed;
 pub mod lobby;
 pub mod play;
+pub mod talk;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -29,6 +31,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(play::get_view)
         .service(play::post_move)
         .service(play::claim)
+        .service(talk::post_message)
         .service(feed::get_events)
         .service(feed::stream_events)
         .service(archive::get_replay)

@@ -1,0 +1,44 @@
+//! `POST /v1/matches/{id}/messages`.
+
+use actix_web::{HttpResponse, post, web};
+
+use crate::http::body::Json;
+use crate::http::error::{ApiError, Problem};
+use crate::http::extract::{Caller, Play};
+use crate::matches::{LoggedEvent, Matches, NewMessage};
+
+/// Say something to the table: a seated player's message, written into the match's log as a
+/// `table_talk` event while the match is played.
+///
+/// Everyone who reads the match's feed, stream or export gets it, in order with the play (on a
+/// public match, spectators too). It changes nothing at the table, so a move whose
+/// `expected_version` was read before it is still accepted. Plain text of 1–500 characters with
+/// no control characters but line breaks, never interpreted as markup; at most 10 messages a
+/// minute per seat.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
+    request_body = NewMessage,
+    responses(
+        (status = 201, description = "Said: the feed item it became", body = LoggedEvent),
+        (status = 403, description = "`not_a_player`: you have no seat in this match", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_not_started`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_message` (empty, too long, control characters), `hand_over` (the match is over), or a bad body", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`too_many_messages`: 10 in the last minute; see `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    ),
+    security(("bearer" = ["play"]))
+)]
+#[post("/v1/matches/{id}/messages")]
+pub async fn post_message(
+    matches: web::Data<Matches>,
+    caller: Caller<Play>,
+    id: web::Path<String>,
+    body: Json<NewMessage>,
+) -> Result<HttpResponse, ApiError> {
+    let said = matches
+        .say(&id, &caller.account_id, body.into_inner())
+        .await?;
+    Ok(HttpResponse::Created().json(said))
+}

@@ -1,0 +1,138 @@
+//! Table talk: a seated player's words to the table, written into the match's log as a
+//! `table_talk` event, so that the feed, the stream and the export carry them in order with
+//! the play. Talk changes nothing at the table, so it never makes a move's `expected_version`
+//! stale (see [`super::cache::MatchState::current_for`]). The log is closed at the end of a
+//! match (its export is final), so talk is for matches being played.
+
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::access;
+use super::cache::MatchState;
+use super::feed::LoggedEvent;
+use super::state::Intent;
+use super::{MatchError, Matches};
+use crate::rules::{Event, Seat};
+
+/// The most characters a message has.
+pub const MOST_CHARACTERS: usize = 500;
+
+/// The most messages one seat says in a minute.
+pub const PER_MINUTE: usize = 10;
+
+/// How far back in the log the pace of a seat's talk is counted: more than a minute of any
+/// table's events.
+const PACE_WINDOW: i64 = 200;
+
+/// Something to say to the table.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"text": "Nice run on the north pile!"}))]
+pub struct NewMessage {
+    /// Plain text, 1–500 characters, no control characters but line breaks. It is never
+    /// interpreted: clients must show it as text, not as markup.
+    pub text: String,
+}
+
+impl Matches {
+    /// Writes the caller's message into the log of a match being played and answers the feed
+    /// item it became. At most [`PER_MINUTE`] messages a minute per seat.
+    pub async fn say(
+        &self,
+        match_id: &str,
+        account_id: &str,
+        message: NewMessage,
+    ) -> Result<LoggedEvent, MatchError> {
+        let text = checked(message.text)?;
+        let mut attempts = 0;
+        loop {
+            let seen = self.current(match_id, account_id, Intent::Watch).await?;
+            let seat = access::player(seen.seat)?;
+            self.check_pace(match_id, &seen.current, seat).await?;
+            let events = seen.current.state.talk(seat, text.clone())?;
+            let said = LoggedEvent {
+                seq: seen.current.version + 1,
+                event: events[0].clone(),
+            };
+            match self.write(match_id, &seen.current, events, |_| None).await {
+                Ok(_) => return Ok(said),
+                // Another write came first; talk fits whatever it was.
+                Err(MatchError::VersionConflict { .. }) if attempts < 3 => attempts += 1,
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    /// Refuses a seat that said [`PER_MINUTE`] messages in the last minute, saying when it
+    /// may speak again.
+    async fn check_pace(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        seat: Seat,
+    ) -> Result<(), MatchError> {
+        let now = self.clock.now();
+        let recent = self
+            .recorded(
+                match_id,
+                (current.version - PACE_WINDOW).max(0),
+                PACE_WINDOW,
+            )
+            .await?;
+        let said: Vec<i64> = recent
+            .iter()
+            .filter(|recorded| recorded.at > now - 60)
+            .filter(|recorded| matches!(recorded.event, Event::TableTalk { seat: who, .. } if who == seat))
+            .map(|recorded| recorded.at)
+            .collect();
+        match said.len().checked_sub(PER_MINUTE) {
+            None => Ok(()),
+            Some(over) => Err(MatchError::TooManyMessages {
+                retry_after: (said[over] + 60 - now).max(1) as u64,
+            }),
+        }
+    }
+}
+
+/// The text as it is kept (Windows line breaks made plain), or why it cannot be said.
+fn checked(text: String) -> Result<String, MatchError> {
+    let text = text.replace("\r\n", "\n");
+    let refuse = |detail: &str| {
+        Err(MatchError::InvalidMessage {
+            detail: detail.to_owned(),
+        })
+    };
+    if text.trim().is_empty() {
+        return refuse("A message says something: it is empty.");
+    }
+    if text.chars().count() > MOST_CHARACTERS {
+        return refuse("A message is at most 500 characters.");
+    }
+    if text.chars().any(|c| c.is_control() && c != '\n') {
+        return refuse("A message holds no control characters but line breaks.");
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_may_be_said() {
+        assert_eq!(
+            checked("gg\r\nwell played".into()).unwrap(),
+            "gg\nwell played"
+        );
+        assert_eq!(checked("é".repeat(500)).unwrap().chars().count(), 500);
+        for refused in ["", "  \n ", "bell\u{7}", "tab\there", &"x".repeat(501)] {
+            assert!(
+                matches!(
+                    checked(refused.into()),
+                    Err(MatchError::InvalidMessage { .. })
+                ),
+                "{refused:?}"
+            );
+        }
+    }
+}
