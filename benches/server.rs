@@ -78,6 +78,7 @@ fn cache_memory() -> (usize, f64) {
                 table: std::sync::Arc::new(table),
                 state,
                 version: 40,
+                table_version: 40,
                 last_hash: "ab".repeat(32),
                 log_format: 2,
                 clock: None,
