@@ -15,6 +15,7 @@ fn setup(rules: Rules, game: u64) -> Setup {
     secret[..8].copy_from_slice(&game.to_le_bytes());
     Setup {
         client_seeds: vec![String::new(); usize::from(rules.players)],
+        first_dealer: None,
         rules,
         secret,
     }

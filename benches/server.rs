@@ -53,6 +53,7 @@ fn cache_memory() -> (usize, f64) {
             rules: Rules::default(),
             secret,
             client_seeds: vec![String::new(); 4],
+            first_dealer: None,
         };
         let mut state = GameState::new(setup).unwrap();
         for event in state.start().unwrap() {

@@ -144,6 +144,7 @@ impl Tournament {
             rules: self.rules.clone(),
             secret,
             client_seeds: vec![String::new(); usize::from(players)],
+            first_dealer: None,
         })
         .expect("the tournament's rules are valid");
         let side_of = |seat: Seat| usize::from((seat % 2 == 1) != swapped);

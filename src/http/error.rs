@@ -151,9 +151,10 @@ impl From<MatchError> for ApiError {
     fn from(error: MatchError) -> ApiError {
         let status = match &error {
             MatchError::NotFound | MatchError::NoSuchPlayer => StatusCode::NOT_FOUND,
-            MatchError::NotAPlayer | MatchError::NotSeated | MatchError::NotCreator => {
-                StatusCode::FORBIDDEN
-            }
+            MatchError::NotAPlayer
+            | MatchError::NotSeated
+            | MatchError::NotCreator
+            | MatchError::NotInRematch => StatusCode::FORBIDDEN,
             MatchError::NotStarted
             | MatchError::NotFinished
             | MatchError::MatchFull
@@ -163,6 +164,7 @@ impl From<MatchError> for ApiError {
             | MatchError::TooManyInvitations(_)
             | MatchError::NotClaimable { .. }
             | MatchError::HintsOff
+            | MatchError::NotOver
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)

@@ -103,6 +103,7 @@ impl Matches {
                 settings,
                 on_timeout: row.on_timeout,
             }),
+            first_dealer: row.first_dealer,
             events,
         })
     }

@@ -55,6 +55,12 @@ pub enum MatchError {
         /// The most bots it takes.
         most: u8,
     },
+    /// Joining a rematch one did not play the match before of.
+    #[error("This rematch is for the players of the match before it.")]
+    NotInRematch,
+    /// A rematch of a match still being played (or waiting for players).
+    #[error("A rematch is offered once the match has ended.")]
+    NotOver,
     /// A hint at a table that wants none.
     #[error("This table plays without hints.")]
     HintsOff,
@@ -145,6 +151,8 @@ impl MatchError {
             MatchError::NotClaimable { .. } => "not_claimable",
             MatchError::TooManyBots { .. } => "too_many_bots",
             MatchError::HintsOff => "hints_off",
+            MatchError::NotInRematch => "not_in_rematch",
+            MatchError::NotOver => "match_not_over",
             MatchError::NotCreator => "not_match_creator",
             MatchError::NotPrivate => "match_not_private",
             MatchError::UnknownUsername => "unknown_username",

@@ -82,6 +82,10 @@ pub struct MatchExport {
     /// The clock, if the match had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ExportClock>,
+    /// The first hand's dealer, for a rematch (the deal moves on from the match before);
+    /// absent: drawn from the secret and the client seeds (RULES.md §6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_dealer: Option<Seat>,
     /// The whole log, unredacted, in order.
     pub events: Vec<ExportEvent>,
 }
@@ -154,6 +158,7 @@ pub fn verify(export: &MatchExport) -> Result<Verified, String> {
         rules: export.rules.clone(),
         secret,
         client_seeds,
+        first_dealer: export.first_dealer,
     };
     let events: Vec<_> = export
         .events

@@ -16,9 +16,11 @@ use super::notices::{self, Seats};
 use super::state::advance;
 use super::{MatchError, MatchSummary, Matches};
 use super::{clock, log};
+use crate::live::Checkpoint;
 use crate::rules::{Rules, RulesError, Seat};
+use crate::store::append::Append;
 use crate::store::matches::{
-    ClockSettings, Cursor, Listing, MatchRow, MatchStatus, OnTimeout, SeatRow, Visibility,
+    ClockSettings, Cursor, Listing, MatchRow, MatchStatus, NewMatch, OnTimeout, SeatRow, Visibility,
 };
 use crate::store::seating::SeatChange;
 use crate::{random, rules, store};
@@ -178,34 +180,18 @@ impl Matches {
                 most: most_bots,
             });
         }
-        let secret = random::bytes::<32>();
-        let now = self.clock.now();
-        let private = request.visibility == Visibility::Private;
-        let row = MatchRow {
-            id: uuid::Uuid::new_v4().to_string(),
-            created_by: creator.to_owned(),
-            visibility: request.visibility,
-            invite_code: private.then(random::token::<9>),
-            seat_count: rules.players,
-            rules,
-            auto_end_turn: request.auto_end_turn,
-            hints: request.hints,
-            status: MatchStatus::Open,
-            version: 0,
-            commitment: rules::shuffle::commitment(&secret),
-            shuffle_version: rules::shuffle::SHUFFLE_VERSION,
-            turn_seat: None,
-            turn_since: None,
-            winners: None,
-            created_at: now,
-            updated_at: now,
-            clock,
-            on_timeout: request.on_timeout.unwrap_or_default(),
-            deadline: None,
-            outcome: None,
-            final_totals: None,
-            log_format: log::LOG_FORMAT,
-        };
+        let (row, secret) = open_match(
+            creator,
+            TableSettings {
+                visibility: request.visibility,
+                rules,
+                auto_end_turn: request.auto_end_turn,
+                hints: request.hints,
+                clock,
+                on_timeout: request.on_timeout.unwrap_or_default(),
+            },
+            self.clock.now(),
+        );
         let mut seats = vec![SeatRow {
             seat: 0,
             account_id: creator.to_owned(),
@@ -216,9 +202,15 @@ impl Matches {
         for (seat, bot) in (1..).zip(&request.bots) {
             seats.push(bot.seat(seat, &seats));
         }
-        let secret = hex::encode(secret);
         if seats.len() < usize::from(row.seat_count) {
-            self.db.insert_match(&row, &secret, &seats, None).await?;
+            let new = NewMatch {
+                row: &row,
+                secret: &secret,
+                seats: &seats,
+                plan: &[],
+                start: None,
+            };
+            self.db.insert_match(&new).await?;
         } else {
             self.insert_started(&row, &secret, &seats).await?;
         }
@@ -233,19 +225,45 @@ impl Matches {
         secret: &str,
         seats: &[SeatRow],
     ) -> Result<(), MatchError> {
+        let (started, append) = self.first_deal(row, secret, seats)?;
+        let verified = self.notifier.checkpoint();
+        let new = NewMatch {
+            row,
+            secret,
+            seats,
+            plan: &[],
+            start: Some(&append),
+        };
+        self.db.insert_match(&new).await?;
+        self.dealt(&row.id, started, &append, verified);
+        Ok(())
+    }
+
+    /// The first hand of a match whose first seats fill it, and its writes.
+    pub(super) fn first_deal(
+        &self,
+        row: &MatchRow,
+        secret: &str,
+        seats: &[SeatRow],
+    ) -> Result<(MatchState, Append), MatchError> {
         let before = MatchState::before_start(row, seats, secret)?;
         let events = before.state.start()?;
-        let (started, append) = advance(&row.id, &before, events, self.clock.now())?;
-        let verified = self.notifier.checkpoint();
-        self.db
-            .insert_match(row, secret, seats, Some(&append))
-            .await?;
-        self.remember(&row.id, started, verified);
+        advance(&row.id, &before, events, self.clock.now())
+    }
+
+    /// After the first deal of a new match was written: caches it, and wakes who must act.
+    pub(super) fn dealt(
+        &self,
+        match_id: &str,
+        started: MatchState,
+        append: &Append,
+        verified: Checkpoint,
+    ) {
+        self.remember(match_id, started, verified);
         self.relay.wake();
         if append.model.bot_turn {
             self.bot_turns.wake();
         }
-        Ok(())
     }
 
     /// A page of the open public lobby, the caller's matches or their inbox.
@@ -341,12 +359,19 @@ impl Matches {
             drop(change);
             return self.summary(match_id, account_id).await;
         }
+        // A rematch's seats are kept for the players of the match before it, who need no code.
+        let plan = change.plan().await?;
+        let planned = plan.iter().any(|(_, player)| player == account_id);
         let row = &change.row;
         if row.visibility == Visibility::Private
+            && !planned
             && row.invite_code.as_deref() != request.invite_code.as_deref()
         {
             // A private match is invisible without its code.
             return Err(MatchError::NotFound);
+        }
+        if !plan.is_empty() && !planned {
+            return Err(MatchError::NotInRematch);
         }
         let taken = change.seats.len();
         if row.status != MatchStatus::Open || taken >= usize::from(row.seat_count) {
@@ -451,6 +476,10 @@ impl Matches {
     /// Deals the first hand of a match whose seats are all taken, and commits the seat change
     /// that filled it together with the deal.
     async fn start(&self, mut change: SeatChange) -> Result<(), MatchError> {
+        if change.row.rematch_of.is_some() {
+            let plan = change.plan().await?;
+            change.seat_as_planned(&plan).await?;
+        }
         let secret = change.secret().await?;
         let before = MatchState::before_start(&change.row, &change.seats, &secret)?;
         let events = before.state.start()?;
@@ -469,6 +498,52 @@ impl Matches {
         }
         Ok(())
     }
+}
+
+/// What a table plays with, chosen at its creation (and kept by its rematches).
+pub(super) struct TableSettings {
+    pub visibility: Visibility,
+    pub rules: Rules,
+    pub auto_end_turn: bool,
+    pub hints: bool,
+    pub clock: Option<ClockSettings>,
+    pub on_timeout: OnTimeout,
+}
+
+/// The row of a new match waiting for players, created by `creator` at `now`, and its fresh
+/// shuffle secret (hex), whose commitment the row publishes.
+pub(super) fn open_match(creator: &str, table: TableSettings, now: i64) -> (MatchRow, String) {
+    let secret = random::bytes::<32>();
+    let private = table.visibility == Visibility::Private;
+    let row = MatchRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        created_by: creator.to_owned(),
+        visibility: table.visibility,
+        invite_code: private.then(random::token::<9>),
+        seat_count: table.rules.players,
+        rules: table.rules,
+        auto_end_turn: table.auto_end_turn,
+        hints: table.hints,
+        status: MatchStatus::Open,
+        version: 0,
+        commitment: rules::shuffle::commitment(&secret),
+        shuffle_version: rules::shuffle::SHUFFLE_VERSION,
+        turn_seat: None,
+        turn_since: None,
+        winners: None,
+        created_at: now,
+        updated_at: now,
+        clock: table.clock,
+        on_timeout: table.on_timeout,
+        deadline: None,
+        outcome: None,
+        final_totals: None,
+        log_format: log::LOG_FORMAT,
+        first_dealer: None,
+        rematch_of: None,
+        next_match_id: None,
+    };
+    (row, hex::encode(secret))
 }
 
 /// Refuses a client seed longer than [`MAX_CLIENT_SEED`] characters.

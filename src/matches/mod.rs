@@ -13,6 +13,7 @@
 //!   [`invitations`] to private matches;
 //! - [`play`]: the private view and moves, with idempotent retries ([`idempotency`]);
 //! - [`feed`]: the redacted event feed, long-polled or followed as a stream;
+//! - [`rematch`]: the next match for the players of an ended one;
 //! - [`talk`]: table talk, written into the log without making moves stale;
 //! - [`players`]: player pages (what an account played, won and left);
 //! - [`archive`]: replays and the verifiable [`export`];
@@ -42,6 +43,7 @@ pub mod log;
 mod notices;
 pub mod play;
 pub mod players;
+pub mod rematch;
 mod state;
 pub mod summary;
 pub mod talk;

@@ -15,7 +15,7 @@ use super::log::{self, Recorded};
 use super::notices;
 use super::{MatchError, Matches};
 use crate::live::Checkpoint;
-use crate::rules::{Action, Event, GameState, OutReason, Rules, Seat, Setup, Status};
+use crate::rules::{Action, Event, GameState, OutReason, Seat, Setup, Status};
 use crate::store::append::{Append, KeptResponse, ReadModel};
 use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow, seat_of};
 
@@ -253,7 +253,7 @@ impl MatchState {
     ) -> Result<MatchState, MatchError> {
         Ok(MatchState {
             table: Arc::new(Table::new(row, seats)),
-            state: new_game(&row.rules, secret_hex, seats)?,
+            state: new_game(row, secret_hex, seats)?,
             version: 0,
             table_version: 0,
             last_hash: String::new(),
@@ -266,7 +266,8 @@ impl MatchState {
 }
 
 /// A match not started yet, from its rules, hex secret and seats.
-fn new_game(rules: &Rules, secret_hex: &str, seats: &[SeatRow]) -> Result<GameState, MatchError> {
+fn new_game(row: &MatchRow, secret_hex: &str, seats: &[SeatRow]) -> Result<GameState, MatchError> {
+    let rules = &row.rules;
     let secret: [u8; 32] = hex::decode(secret_hex)
         .ok()
         .and_then(|bytes| bytes.try_into().ok())
@@ -281,6 +282,7 @@ fn new_game(rules: &Rules, secret_hex: &str, seats: &[SeatRow]) -> Result<GameSt
         rules: rules.clone(),
         secret,
         client_seeds,
+        first_dealer: row.first_dealer,
     })
     .map_err(|error| MatchError::Corrupt(error.to_string()))
 }

@@ -81,6 +81,12 @@ pub struct MatchSummary {
     pub clock: Option<ClockView>,
     /// Once over: how it ended, its winners, its final totals.
     pub result: Option<MatchResult>,
+    /// The rematch its players were offered once it ended (`POST /v1/matches/{id}/rematch`).
+    #[schema(format = Uuid)]
+    pub next_match_id: Option<String>,
+    /// The match this one is a rematch of: its seats are kept for that match's players.
+    #[schema(format = Uuid)]
+    pub rematch_of: Option<String>,
     /// When (RFC 3339).
     #[serde(with = "crate::clock::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
@@ -137,6 +143,8 @@ impl MatchSummary {
             totals: None,
             winners: row.winners.clone(),
             invite_code: row.invite_code.clone().filter(|_| viewer_seated),
+            next_match_id: row.next_match_id.clone(),
+            rematch_of: row.rematch_of.clone(),
             created_at: row.created_at,
             updated_at: row.updated_at,
             clock: row

@@ -29,10 +29,12 @@ pub enum Notice {
     DeadlineNear(DeadlineNear),
     /// A seat left a match the account plays in (resigned, or ran out of time).
     SeatOut(SeatOut),
+    /// Another player of a match the account played offers a rematch: join it to accept.
+    RematchOffered(RematchOffered),
 }
 
 /// The types of notification, as webhooks name the ones they want.
-pub const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 9] = [
     "your_turn",
     "match_started",
     "match_finished",
@@ -41,7 +43,26 @@ pub const KINDS: [&str; 8] = [
     "invited",
     "deadline_near",
     "seat_out",
+    "rematch_offered",
 ];
+
+/// `rematch_offered`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"match_id": "0c6b9f1e-2d3a-4b5c-8d7e-6f5a4b3c2d1e", "previous_match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "offered_by": "maya", "seat": 0, "seat_count": 2}))]
+pub struct RematchOffered {
+    /// The rematch: `POST /v1/matches/{id}/join` to accept (no invite code needed).
+    #[schema(format = Uuid)]
+    pub match_id: String,
+    /// The match it follows.
+    #[schema(format = Uuid)]
+    pub previous_match_id: String,
+    /// Who offers it.
+    pub offered_by: String,
+    /// The account's seat in it once everyone has joined (one on from its seat before).
+    pub seat: Seat,
+    /// Seats at the table.
+    pub seat_count: u8,
+}
 
 /// `your_turn`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]

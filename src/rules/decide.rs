@@ -23,7 +23,9 @@ impl GameState {
             return Err(RuleError::HandOver);
         }
         let setup = &self.setup;
-        let dealer = shuffle::first_dealer(&setup.secret, &setup.client_seeds, self.players());
+        let dealer = setup.first_dealer.unwrap_or_else(|| {
+            shuffle::first_dealer(&setup.secret, &setup.client_seeds, self.players())
+        });
         let mut script = Script::new(self);
         script.deal(1, dealer);
         Ok(script.events)

@@ -200,6 +200,7 @@ impl Knowledge {
                 rules: self.rules.clone(),
                 secret,
                 client_seeds: vec![String::new(); self.hand_counts.len()],
+                first_dealer: None,
             }),
             status: self.status,
             hand_number: self.hand_number,

@@ -23,6 +23,9 @@ pub struct Setup {
     pub secret: Secret,
     /// One client seed per seat (`""` for none).
     pub client_seeds: Vec<String>,
+    /// The first hand's dealer when it is set (a rematch: the deal moves on from the match
+    /// before); `None`: drawn from the secret and the client seeds (RULES.md §6).
+    pub first_dealer: Option<Seat>,
 }
 
 /// Where the match is.
@@ -105,6 +108,15 @@ impl GameState {
                     "need one per seat: {players}, got {}",
                     setup.client_seeds.len()
                 ),
+            });
+        }
+        if setup
+            .first_dealer
+            .is_some_and(|dealer| usize::from(dealer) >= players)
+        {
+            return Err(RulesError {
+                option: "first_dealer".to_owned(),
+                message: format!("a seat of the {players}"),
             });
         }
         Ok(GameState {

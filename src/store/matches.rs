@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
 use utoipa::ToSchema;
 
 use super::append::Append;
-use super::{Db, StoreError};
+use super::{Backend, Db, StoreError};
 use crate::bots::Level;
 use crate::rules::{Rules, Seat};
 
@@ -218,6 +218,12 @@ pub struct MatchRow {
     pub final_totals: Option<Vec<u32>>,
     /// The hash chain's format: 2 chains each event's time too.
     pub log_format: u8,
+    /// The first hand's dealer, when it is set (a rematch) rather than drawn.
+    pub first_dealer: Option<Seat>,
+    /// The match this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// The rematch its players were offered once this one ended.
+    pub next_match_id: Option<String>,
     /// Unix seconds.
     pub created_at: i64,
     /// Unix seconds.
@@ -327,7 +333,8 @@ pub struct Cursor {
 
 pub(super) const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code, rules, seat_count, auto_end_turn, \
      status, version, commitment, shuffle_version, turn_seat, turn_since, winners, created_at, updated_at, \
-     turn_seconds, bank_seconds, on_timeout, deadline, outcome, final_totals, log_format, hints";
+     turn_seconds, bank_seconds, on_timeout, deadline, outcome, final_totals, log_format, hints, \
+     first_dealer, rematch_of, next_match_id";
 
 /// [`MATCH_COLUMNS`] of `matches` aliased as `m`, for queries that join other tables.
 pub(super) static ALIASED_MATCH_COLUMNS: LazyLock<String> = LazyLock::new(|| {
@@ -388,6 +395,12 @@ pub(super) fn match_from_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
             .transpose()
             .map_err(|error| StoreError::Corrupt(format!("final_totals: {error}")))?,
         log_format: small(row.try_get("log_format")?, "log_format")?,
+        first_dealer: row
+            .try_get::<Option<i64>, _>("first_dealer")?
+            .map(|seat| small(seat, "first_dealer"))
+            .transpose()?,
+        rematch_of: row.try_get("rematch_of")?,
+        next_match_id: row.try_get("next_match_id")?,
     })
 }
 
@@ -415,75 +428,10 @@ pub(super) fn seat_from_row(row: &AnyRow) -> Result<SeatRow, StoreError> {
 impl Db {
     /// Creates a match with its secret and its first seats (the creator in seat 0, and any
     /// bots); a table they fill starts at once, with `start` written in the same transaction.
-    pub async fn insert_match(
-        &self,
-        row: &MatchRow,
-        secret: &str,
-        seats: &[SeatRow],
-        start: Option<&Append>,
-    ) -> Result<(), StoreError> {
+    pub async fn insert_match(&self, new: &NewMatch<'_>) -> Result<(), StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
-            sqlx::query(&format!(
-                "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)"
-            ))
-            .bind(&row.id)
-            .bind(&row.created_by)
-            .bind(row.visibility.as_str())
-            .bind(&row.invite_code)
-            .bind(serde_json::to_string(&row.rules).expect("rules serialise"))
-            .bind(i64::from(row.seat_count))
-            .bind(i64::from(row.auto_end_turn))
-            .bind(row.status.as_str())
-            .bind(row.version)
-            .bind(&row.commitment)
-            .bind(i64::from(row.shuffle_version))
-            .bind(row.turn_seat.map(i64::from))
-            .bind(row.turn_since)
-            .bind(
-                row.winners
-                    .as_ref()
-                    .map(|winners| serde_json::to_string(winners).expect("seats serialise")),
-            )
-            .bind(row.created_at)
-            .bind(row.updated_at)
-            .bind(row.clock.map(|clock| i64::from(clock.turn_seconds)))
-            .bind(row.clock.map(|clock| i64::from(clock.bank_seconds)))
-            .bind(row.on_timeout.as_str())
-            .bind(row.deadline)
-            .bind(row.outcome.map(Outcome::as_str))
-            .bind(
-                row.final_totals
-                    .as_ref()
-                    .map(|totals| serde_json::to_string(totals).expect("totals serialise")),
-            )
-            .bind(i64::from(row.log_format))
-            .bind(i64::from(row.hints))
-            .execute(&mut *transaction)
-            .await?;
-            sqlx::query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
-                .bind(&row.id)
-                .bind(secret)
-                .execute(&mut *transaction)
-                .await?;
-            for seat in seats {
-                sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
-                    .bind(&row.id)
-                    .bind(i64::from(seat.seat))
-                    .bind(&seat.account_id)
-                    .bind(&seat.client_seed)
-                    .bind(row.created_at)
-                    .bind(seat.bot.map(Level::name))
-                    .execute(&mut *transaction)
-                    .await?;
-            }
-            if let Some(start) = start
-                && !super::append::append_in(&mut transaction, self.backend(), start).await?
-            {
-                return Err(StoreError::Corrupt(
-                    "a match being created was at another version".into(),
-                ));
-            }
+            insert_in(&mut transaction, self.backend(), new).await?;
             transaction.commit().await?;
             Ok::<_, StoreError>(())
         })
@@ -647,7 +595,9 @@ impl Db {
         let seated =
             "EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.account_id = $1)";
         let filter = match listing {
-            Listing::Lobby => "m.status = 'open' AND m.visibility = 'public'".to_owned(),
+            Listing::Lobby => {
+                "m.status = 'open' AND m.visibility = 'public' AND m.rematch_of IS NULL".to_owned()
+            }
             Listing::Mine { status: None } => seated.to_owned(),
             Listing::Mine { status: Some(_) } => format!("{seated} AND m.status = $2"),
             Listing::Inbox => "m.status = 'playing' AND EXISTS (SELECT 1 FROM match_seats s \
@@ -703,4 +653,101 @@ impl Db {
         let rows = self.timed(query.bind(limit).fetch_all(self.pool())).await?;
         rows.iter().map(match_from_row).collect()
     }
+}
+
+/// A match to create.
+pub struct NewMatch<'a> {
+    /// Its row.
+    pub row: &'a MatchRow,
+    /// Its shuffle secret (hex).
+    pub secret: &'a str,
+    /// Its first seats: the creator's, and any bots'.
+    pub seats: &'a [SeatRow],
+    /// Who may take a seat, and where each sits once the table is full (a rematch's plan);
+    /// empty: anyone, in the order they come.
+    pub plan: &'a [(Seat, String)],
+    /// Its first events, when its first seats fill the table.
+    pub start: Option<&'a Append>,
+}
+
+/// Inserts a new match within `transaction`.
+pub(super) async fn insert_in(
+    transaction: &mut Transaction<'static, Any>,
+    backend: Backend,
+    new: &NewMatch<'_>,
+) -> Result<(), StoreError> {
+    sqlx::query(&format!(
+        "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)"
+    ))
+    .bind(&new.row.id)
+    .bind(&new.row.created_by)
+    .bind(new.row.visibility.as_str())
+    .bind(&new.row.invite_code)
+    .bind(serde_json::to_string(&new.row.rules).expect("rules serialise"))
+    .bind(i64::from(new.row.seat_count))
+    .bind(i64::from(new.row.auto_end_turn))
+    .bind(new.row.status.as_str())
+    .bind(new.row.version)
+    .bind(&new.row.commitment)
+    .bind(i64::from(new.row.shuffle_version))
+    .bind(new.row.turn_seat.map(i64::from))
+    .bind(new.row.turn_since)
+    .bind(
+        new.row.winners
+            .as_ref()
+            .map(|winners| serde_json::to_string(winners).expect("seats serialise")),
+    )
+    .bind(new.row.created_at)
+    .bind(new.row.updated_at)
+    .bind(new.row.clock.map(|clock| i64::from(clock.turn_seconds)))
+    .bind(new.row.clock.map(|clock| i64::from(clock.bank_seconds)))
+    .bind(new.row.on_timeout.as_str())
+    .bind(new.row.deadline)
+    .bind(new.row.outcome.map(Outcome::as_str))
+    .bind(
+        new.row.final_totals
+            .as_ref()
+            .map(|totals| serde_json::to_string(totals).expect("totals serialise")),
+    )
+    .bind(i64::from(new.row.log_format))
+    .bind(i64::from(new.row.hints))
+    .bind(new.row.first_dealer.map(i64::from))
+    .bind(&new.row.rematch_of)
+    .bind(&new.row.next_match_id)
+    .execute(&mut **transaction)
+    .await?;
+    sqlx::query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
+        .bind(&new.row.id)
+        .bind(new.secret)
+        .execute(&mut **transaction)
+        .await?;
+    for seat in new.seats {
+        sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(&new.row.id)
+            .bind(i64::from(seat.seat))
+            .bind(&seat.account_id)
+            .bind(&seat.client_seed)
+            .bind(new.row.created_at)
+            .bind(seat.bot.map(Level::name))
+            .execute(&mut **transaction)
+            .await?;
+    }
+    if let Some(start) = new.start
+        && !super::append::append_in(transaction, backend, start).await?
+    {
+        return Err(StoreError::Corrupt(
+            "a match being created was at another version".into(),
+        ));
+    }
+    for (seat, account_id) in new.plan {
+        sqlx::query(
+            "INSERT INTO match_reservations (match_id, seat, account_id) VALUES ($1, $2, $3)",
+        )
+        .bind(&new.row.id)
+        .bind(i64::from(*seat))
+        .bind(account_id)
+        .execute(&mut **transaction)
+        .await?;
+    }
+    Ok(())
 }

@@ -11,7 +11,9 @@ use std::time::Duration;
 use sqlx::{Any, Row, Transaction};
 
 use super::append::{self, Append};
-use super::matches::{MATCH_COLUMNS, MatchRow, SeatRow, match_from_row, seat_from_row, seat_of};
+use super::matches::{
+    MATCH_COLUMNS, MatchRow, NewMatch, SeatRow, insert_in, match_from_row, seat_from_row, seat_of,
+};
 use super::notifications::{self, NewNotification};
 use super::{Backend, Db, StoreError, within};
 use crate::bots::Level;
@@ -105,6 +107,78 @@ impl SeatChange {
                 client_seed: client_seed.to_owned(),
                 bot,
             });
+            Ok::<_, StoreError>(())
+        })
+        .await
+    }
+
+    /// Who may take a seat in this match and where each sits once the table is full (a
+    /// rematch's plan), in seat order; empty: anyone, in the order they come.
+    pub async fn plan(&mut self) -> Result<Vec<(Seat, String)>, StoreError> {
+        let timeout = self.timeout;
+        within(timeout, async {
+            sqlx::query(
+                "SELECT seat, account_id FROM match_reservations WHERE match_id = $1 ORDER BY seat",
+            )
+            .bind(&self.row.id)
+            .fetch_all(&mut *self.transaction)
+            .await?
+            .iter()
+            .map(|row| {
+                let seat: i64 = row.try_get("seat")?;
+                let seat = Seat::try_from(seat)
+                    .map_err(|_| StoreError::Corrupt(format!("reserved seat {seat}")))?;
+                Ok::<_, StoreError>((seat, row.try_get("account_id")?))
+            })
+            .collect()
+        })
+        .await
+    }
+
+    /// Moves every player to the seat `plan` gives them (a full rematch, before its deal).
+    pub async fn seat_as_planned(&mut self, plan: &[(Seat, String)]) -> Result<(), StoreError> {
+        let timeout = self.timeout;
+        within(timeout, async {
+            // Out of the way first, so (match_id, seat) stays unique throughout.
+            sqlx::query("UPDATE match_seats SET seat = seat + 1000 WHERE match_id = $1")
+                .bind(&self.row.id)
+                .execute(&mut *self.transaction)
+                .await?;
+            for (seat, account_id) in plan {
+                sqlx::query(
+                    "UPDATE match_seats SET seat = $1 WHERE match_id = $2 AND account_id = $3",
+                )
+                .bind(i64::from(*seat))
+                .bind(&self.row.id)
+                .bind(account_id)
+                .execute(&mut *self.transaction)
+                .await?;
+                if let Some(taken) = self
+                    .seats
+                    .iter_mut()
+                    .find(|taken| &taken.account_id == account_id)
+                {
+                    taken.seat = *seat;
+                }
+            }
+            self.seats.sort_by_key(|taken| taken.seat);
+            Ok::<_, StoreError>(())
+        })
+        .await
+    }
+
+    /// Creates `new` as the rematch of this (ended) match, which then points to it.
+    pub async fn offer_rematch(&mut self, new: &NewMatch<'_>) -> Result<(), StoreError> {
+        let timeout = self.timeout;
+        let backend = self.backend;
+        within(timeout, async {
+            insert_in(&mut self.transaction, backend, new).await?;
+            sqlx::query("UPDATE matches SET next_match_id = $1 WHERE id = $2")
+                .bind(&new.row.id)
+                .bind(&self.row.id)
+                .execute(&mut *self.transaction)
+                .await?;
+            self.row.next_match_id = Some(new.row.id.clone());
             Ok::<_, StoreError>(())
         })
         .await

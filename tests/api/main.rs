@@ -12,6 +12,7 @@ mod matches;
 mod notifications;
 mod operations;
 mod receiver;
+mod rematches;
 mod rules;
 mod talk;
 mod tokens;

@@ -40,6 +40,7 @@ const ENDPOINTS: &[(&str, &str, Option<&str>)] = &[
     ("post", "/v1/matches/{id}/join", Some("play")),
     ("post", "/v1/matches/{id}/leave", Some("play")),
     ("post", "/v1/matches/{id}/invitations", Some("play")),
+    ("post", "/v1/matches/{id}/rematch", Some("play")),
     ("post", "/v1/matches/{id}/bots", Some("play")),
     ("get", "/v1/matches/{id}/hint", Some("play")),
     ("get", "/v1/matches/{id}/view", Some("read")),

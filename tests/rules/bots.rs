@@ -26,6 +26,7 @@ fn bot_match(rules: Rules, levels: &[Level], game: u64) -> GameState {
         rules,
         secret,
         client_seeds: vec![String::new(); players],
+        first_dealer: None,
     })
     .unwrap();
     let start = state.start().unwrap();

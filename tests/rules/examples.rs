@@ -144,3 +144,29 @@ fn moving_onto_a_corner() {
     act(&mut state, 0, move_pile("S", "SE"));
     assert_eq!(pile_text(&state, "SE"), "KD");
 }
+
+/// A rematch sets its first dealer instead of drawing it; a seat the table lacks is refused.
+#[test]
+fn a_set_first_dealer_deals_first() {
+    use kings_corner::rules::{GameState, shuffle};
+    let rules = Rules {
+        players: 3,
+        ..Rules::default()
+    };
+    let drawn = shuffle::first_dealer(&crate::helpers::SECRET, &["", "", ""], 3);
+    for dealer in 0..3 {
+        let mut setup = crate::helpers::setup(rules.clone());
+        setup.first_dealer = Some(dealer);
+        let state = GameState::new(setup).unwrap();
+        let Event::HandDealt {
+            dealer: dealt_by, ..
+        } = &state.start().unwrap()[0]
+        else {
+            panic!("a start deals");
+        };
+        assert_eq!(*dealt_by, dealer, "the drawn dealer was {drawn}");
+    }
+    let mut setup = crate::helpers::setup(rules);
+    setup.first_dealer = Some(3);
+    assert!(GameState::new(setup).is_err());
+}

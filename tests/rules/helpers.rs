@@ -17,6 +17,7 @@ pub fn setup(rules: Rules) -> Setup {
         rules,
         secret: SECRET,
         client_seeds: vec![String::new(); players],
+        first_dealer: None,
     }
 }
 

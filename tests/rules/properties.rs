@@ -466,6 +466,7 @@ type Player = fn(
 fn check_match_played_by(rules: Rules, seed: u64, play: Player) {
     let setup: Setup = Setup {
         client_seeds: (0..rules.players).map(|s| format!("seed{s}")).collect(),
+        first_dealer: None,
         ..setup(rules.clone())
     };
     let mut checker = Checker::new(&rules);

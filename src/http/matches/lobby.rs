@@ -92,6 +92,7 @@ pub async fn get_match(
     responses(
         (status = 200, description = "Seated (also when you already were)", body = MatchSummary),
         (status = 404, description = "No such match, or a wrong invite code", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_in_rematch`: the seats of a rematch are kept for the players of the match before it", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_full`: every seat is taken, or the match has started", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["play"]))
@@ -165,4 +166,41 @@ pub async fn invite(
         false => HttpResponse::Ok(),
     };
     Ok(response.json(invitation))
+}
+
+/// Offer the players of an ended match a rematch: the same rules, clock and settings, every
+/// player one seat on, and the deal moved on.
+///
+/// You sit down at once (bots too); each other player is told (`rematch_offered`) and accepts
+/// by joining it (`POST /v1/matches/{id}/join`, no invite code needed); nobody else may join,
+/// and it stays out of the lobby. Once everyone has joined, the first hand is dealt. The ended
+/// match's `next_match_id` points to it, and offering again answers the same rematch (`200`).
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = uuid::Uuid, Path, description = "The ended match's id")),
+    responses(
+        (status = 201, description = "Offered: the rematch", body = MatchSummary, headers(("Location" = String, description = "The rematch: `/v1/matches/{id}`"))),
+        (status = 200, description = "It had been offered already: the rematch", body = MatchSummary),
+        (status = 403, description = "`not_a_player`: you did not play this match", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_not_over`: it has not ended", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["play"]))
+)]
+#[post("/v1/matches/{id}/rematch")]
+pub async fn rematch(
+    matches: web::Data<Matches>,
+    caller: Caller<Play>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let rematch = matches.rematch(&id, &caller.account_id).await?;
+    Ok(match rematch.created {
+        true => HttpResponse::Created()
+            .insert_header((
+                header::LOCATION,
+                format!("/v1/matches/{}", rematch.summary.id),
+            ))
+            .json(rematch.summary),
+        false => HttpResponse::Ok().json(rematch.summary),
+    })
 }

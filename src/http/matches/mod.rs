@@ -1,6 +1,6 @@
 //! The match endpoints, one file per concern, each handler a parse → one service call →
 //! respond:
-//! - [`lobby`]: create, list, summary, join, leave, invite;
+//! - [`lobby`]: create, list, summary, join, leave, invite, rematch;
 //! - [`play`]: the private view (with `ETag`), moves (with `Idempotency-Key`), claims on late
 //!   seats;
 //! - [`talk`]: table talk;
@@ -26,6 +26,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(lobby::join_match)
         .service(lobby::leave_match)
         .service(lobby::invite)
+        .service(lobby::rematch)
         .service(bots::add_bot)
         .service(bots::get_hint)
         .service(play::get_view)
