@@ -3,7 +3,7 @@
 use std::future::{Ready, ready};
 use std::marker::PhantomData;
 
-use actix_web::{FromRequest, HttpMessage, HttpRequest, dev::Payload};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, dev::Payload, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -11,7 +11,7 @@ use super::authenticate::Authenticated;
 use super::error::ApiError;
 use crate::accounts::{AccountError, Credentials};
 use crate::auth::Scope;
-use crate::matches::IdempotencyKey;
+use crate::matches::{IdempotencyKey, access};
 
 /// The scope a handler needs, named by a type: a handler that takes a `Caller<Play>` can only
 /// be called with a valid token of a living account that may play.
@@ -100,15 +100,32 @@ impl FromRequest for Watcher {
     type Error = ApiError;
     type Future = Ready<Result<Watcher, ApiError>>;
 
+    /// A request with `?watch=<code>` watches as the holder of that spectator code (a token
+    /// it also sends must still be valid); otherwise as the token's account, or as nobody.
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        if !request.extensions().contains::<Authenticated>() {
-            return ready(Ok(Watcher { account_id: None }));
-        }
-        let caller = Caller::<Read>::from_request(request, payload).into_inner();
-        ready(caller.map(|caller| Watcher {
-            account_id: Some(caller.account_id),
+        let code = web::Query::<WatchCode>::from_query(request.query_string())
+            .ok()
+            .and_then(|query| query.into_inner().watch)
+            .filter(|code| !code.is_empty());
+        // Bound first: the extensions' borrow must end before the caller is extracted.
+        let authenticated = request.extensions().contains::<Authenticated>();
+        let caller = match authenticated {
+            false => None,
+            true => match Caller::<Read>::from_request(request, payload).into_inner() {
+                Ok(caller) => Some(caller.account_id),
+                Err(refused) => return ready(Err(refused)),
+            },
+        };
+        ready(Ok(Watcher {
+            account_id: code.as_deref().map(access::spectator).or(caller),
         }))
     }
+}
+
+/// The spectator code of a private match's link.
+#[derive(Deserialize)]
+struct WatchCode {
+    watch: Option<String>,
 }
 
 /// The request's `Idempotency-Key` header, checked; absent when the client sent none.

@@ -1,7 +1,9 @@
 //! Who may see a match and who may act in it: the rules of access, in one place.
 //!
 //! Anyone may watch a public match, also without an account ([`NOBODY`]); only its players
-//! see a private one, which is invisible (`not_found`) to everybody else. Only a seated player acts, and only from their own seat.
+//! see a private one, which is invisible (`not_found`) to everybody else, but for whoever
+//! brings its spectator code ([`spectator`]): they watch it as a spectator. Only a seated
+//! player acts, and only from their own seat.
 
 use std::collections::HashMap;
 
@@ -15,6 +17,8 @@ use crate::store::matches::{MatchRow, SeatRow, Visibility};
 #[derive(Debug)]
 pub struct Table {
     public: bool,
+    /// Who watches a private match by its code (see [`spectator`]).
+    spectator: Option<String>,
     seats: HashMap<String, Seat>,
     /// Who sits where, by seat.
     accounts: Vec<String>,
@@ -42,6 +46,7 @@ impl Table {
             }
         }
         table.hints = row.hints;
+        table.spectator = row.spectator_code.as_deref().map(spectator);
         table
     }
 
@@ -59,6 +64,7 @@ impl Table {
         by_seat.sort();
         Table {
             public,
+            spectator: None,
             bots: vec![None; by_seat.len()],
             accounts: by_seat
                 .into_iter()
@@ -88,7 +94,8 @@ impl Table {
     /// The caller's seat (`None` for a spectator), if they may see the match at all.
     pub fn viewer(&self, account_id: &str) -> Result<Option<Seat>, MatchError> {
         let seat = self.seats.get(account_id).copied();
-        visible(self.public, seat)
+        let by_code = self.spectator.as_deref() == Some(account_id);
+        visible(self.public || by_code, seat)
     }
 }
 
@@ -96,9 +103,23 @@ impl Table {
 /// public matches as a spectator and does not see private ones at all.
 pub const NOBODY: &str = "";
 
-/// Whether a caller with `seat` (or none) may see a match of this row.
-pub fn check_visible(row: &MatchRow, seat: Option<Seat>) -> Result<Option<Seat>, MatchError> {
-    visible(row.visibility == Visibility::Public, seat)
+/// Who a caller bringing a match's spectator `code` is: a spectator of that match alone (no
+/// account id has this form: they are UUIDs, `bot:n`, or [`NOBODY`]).
+pub fn spectator(code: &str) -> String {
+    format!("watch:{code}")
+}
+
+/// Whether `account_id`, with `seat` (or none), may see a match of this row.
+pub fn check_visible(
+    row: &MatchRow,
+    account_id: &str,
+    seat: Option<Seat>,
+) -> Result<Option<Seat>, MatchError> {
+    let by_code = row
+        .spectator_code
+        .as_deref()
+        .is_some_and(|code| spectator(code) == account_id);
+    visible(row.visibility == Visibility::Public || by_code, seat)
 }
 
 fn visible(public: bool, seat: Option<Seat>) -> Result<Option<Seat>, MatchError> {

@@ -122,7 +122,7 @@ impl Matches {
         request: BotRequest,
     ) -> Result<MatchSummary, MatchError> {
         let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        access::player(access::check_visible(&change.row, seat)?)?;
+        access::player(access::check_visible(&change.row, account_id, seat)?)?;
         if change.row.status != MatchStatus::Open {
             return Err(MatchError::MatchStarted);
         }

@@ -430,7 +430,7 @@ impl Matches {
     /// being played, leaving is resigning (RULES.md §10.1).
     pub async fn leave(&self, match_id: &str, account_id: &str) -> Result<(), MatchError> {
         let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        access::check_visible(&change.row, seat)?;
+        access::check_visible(&change.row, account_id, seat)?;
         if seat.is_none() {
             return Err(MatchError::NotSeated);
         }
@@ -520,6 +520,7 @@ pub(super) fn open_match(creator: &str, table: TableSettings, now: i64) -> (Matc
         created_by: creator.to_owned(),
         visibility: table.visibility,
         invite_code: private.then(random::token::<9>),
+        spectator_code: private.then(random::token::<9>),
         seat_count: table.rules.players,
         rules: table.rules,
         auto_end_turn: table.auto_end_turn,

@@ -29,7 +29,7 @@ impl Matches {
         // Read before the seats are locked: the log of an ended match no longer changes.
         let first_dealer = self.first_dealer(match_id).await;
         let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        access::check_visible(&change.row, seat)?;
+        access::check_visible(&change.row, account_id, seat)?;
         access::player(seat)?;
         if let Some(next) = change.row.next_match_id.clone() {
             drop(change);

@@ -55,7 +55,7 @@ impl Matches {
             .match_and_seat(match_id, account_id)
             .await?
             .ok_or(MatchError::NotFound)?;
-        let seat = access::check_visible(&row, seat)?;
+        let seat = access::check_visible(&row, account_id, seat)?;
         Ok((ReadRow { row, checkpoint }, seat))
     }
 
@@ -72,7 +72,7 @@ impl Matches {
             .await?
             .ok_or(MatchError::NotFound)?;
         let seats = self.db.seats(match_id).await?;
-        let seat = access::check_visible(&row, seat_of(&seats, account_id))?;
+        let seat = access::check_visible(&row, account_id, seat_of(&seats, account_id))?;
         Ok((ReadRow { row, checkpoint }, seats, seat))
     }
 

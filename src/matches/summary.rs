@@ -77,6 +77,10 @@ pub struct MatchSummary {
     pub winners: Option<Vec<Seat>>,
     /// The invite code of a private match, shown to its players only.
     pub invite_code: Option<String>,
+    /// The spectator code of a private match, shown to its players only: whoever opens the
+    /// match's summary, view, feed, stream or replay with `?watch=<code>` watches it (never a
+    /// hand). Share it as a link, e.g. `/v1/matches/{id}/view?watch=<code>`.
+    pub spectator_code: Option<String>,
     /// The match's clock, if it has one (every seat's bank only in the single-match summary).
     pub clock: Option<ClockView>,
     /// Once over: how it ended, its winners, its final totals.
@@ -143,6 +147,7 @@ impl MatchSummary {
             totals: None,
             winners: row.winners.clone(),
             invite_code: row.invite_code.clone().filter(|_| viewer_seated),
+            spectator_code: row.spectator_code.clone().filter(|_| viewer_seated),
             next_match_id: row.next_match_id.clone(),
             rematch_of: row.rematch_of.clone(),
             created_at: row.created_at,

@@ -224,6 +224,8 @@ pub struct MatchRow {
     pub rematch_of: Option<String>,
     /// The rematch its players were offered once this one ended.
     pub next_match_id: Option<String>,
+    /// A private match's spectator code: `?watch=<code>` lets anyone watch it.
+    pub spectator_code: Option<String>,
     /// Unix seconds.
     pub created_at: i64,
     /// Unix seconds.
@@ -334,7 +336,7 @@ pub struct Cursor {
 pub(super) const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code, rules, seat_count, auto_end_turn, \
      status, version, commitment, shuffle_version, turn_seat, turn_since, winners, created_at, updated_at, \
      turn_seconds, bank_seconds, on_timeout, deadline, outcome, final_totals, log_format, hints, \
-     first_dealer, rematch_of, next_match_id";
+     first_dealer, rematch_of, next_match_id, spectator_code";
 
 /// [`MATCH_COLUMNS`] of `matches` aliased as `m`, for queries that join other tables.
 pub(super) static ALIASED_MATCH_COLUMNS: LazyLock<String> = LazyLock::new(|| {
@@ -401,6 +403,7 @@ pub(super) fn match_from_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
             .transpose()?,
         rematch_of: row.try_get("rematch_of")?,
         next_match_id: row.try_get("next_match_id")?,
+        spectator_code: row.try_get("spectator_code")?,
     })
 }
 
@@ -677,7 +680,7 @@ pub(super) async fn insert_in(
     new: &NewMatch<'_>,
 ) -> Result<(), StoreError> {
     sqlx::query(&format!(
-        "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)"
+        "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
     ))
     .bind(&new.row.id)
     .bind(&new.row.created_by)
@@ -714,6 +717,7 @@ pub(super) async fn insert_in(
     .bind(new.row.first_dealer.map(i64::from))
     .bind(&new.row.rematch_of)
     .bind(&new.row.next_match_id)
+    .bind(&new.row.spectator_code)
     .execute(&mut **transaction)
     .await?;
     sqlx::query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")

@@ -259,6 +259,103 @@ async fn spectators_need_no_account_for_public_matches() {
     }
 }
 
+/// A private match's players share its spectator code: with `?watch=<code>` anybody (with an
+/// account or without) watches it as a spectator, never a hand; without it, or with another
+/// code, the match stays invisible; nobody acts with a code.
+#[tokio::test]
+async fn a_spectator_code_opens_a_private_match_to_watchers() {
+    let app = spawn_app().await;
+    let people = players(&app, 3).await;
+    let created = app
+        .post_as(
+            &people[0],
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    let created: Value = created.json().await.unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    let code = created["spectator_code"]
+        .as_str()
+        .expect("players see the code")
+        .to_owned();
+    let invite = created["invite_code"].as_str().unwrap();
+    let joined = app
+        .post_as(
+            &people[1],
+            &format!("/v1/matches/{id}/join"),
+            &json!({"invite_code": invite}),
+        )
+        .await;
+    assert_eq!(joined.status(), 200);
+    let app = &app;
+    let anonymous = |path: String| async move { app.get(&path, None).await };
+    for path in ["", "/view", "/events?after=0", "/replay?at=1"] {
+        let hidden = anonymous(format!("/v1/matches/{id}{path}")).await;
+        assert_problem(hidden, 404, "not_found").await;
+        let separator = if path.contains('?') { '&' } else { '?' };
+        let wrong = anonymous(format!(
+            "/v1/matches/{id}{path}{separator}watch=not-the-code"
+        ))
+        .await;
+        assert_problem(wrong, 404, "not_found").await;
+        let watched = anonymous(format!("/v1/matches/{id}{path}{separator}watch={code}")).await;
+        assert_eq!(watched.status(), 200, "{path}");
+        let body: Value = watched.json().await.unwrap();
+        assert!(
+            body.get("spectator_code").is_none_or(Value::is_null),
+            "{body}"
+        );
+        assert!(body.get("invite_code").is_none_or(Value::is_null), "{body}");
+    }
+    let view: Value = anonymous(format!("/v1/matches/{id}/view?watch={code}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(view["your_seat"], Value::Null);
+    assert_eq!(view["hand"], Value::Null);
+    let feed: Value = anonymous(format!("/v1/matches/{id}/events?after=0&watch={code}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        feed["events"][0]["event"]["hands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_null)
+    );
+    let stream = anonymous(format!("/v1/matches/{id}/stream?watch={code}")).await;
+    assert_eq!(stream.status(), 200);
+    drop(stream);
+    // An account outside the match watches with the code too, and still cannot act.
+    let outsider = &people[2];
+    let watched = app
+        .get_as(outsider, &format!("/v1/matches/{id}/view?watch={code}"))
+        .await;
+    assert_eq!(watched.status(), 200);
+    let moved = app
+        .post_as(
+            outsider,
+            &format!("/v1/matches/{id}/moves?watch={code}"),
+            &json!({"expected_version": view["version"], "action": {"type": "end_turn"}}),
+        )
+        .await;
+    assert_problem(moved, 404, "not_found").await;
+    // The players see the code in their summary; a public match has none.
+    let summary = app.json_as(&people[1], &format!("/v1/matches/{id}")).await;
+    assert_eq!(summary["spectator_code"], code.as_str());
+    let public = app
+        .post_as(&people[0], "/v1/matches", &json!({"seats": 2}))
+        .await;
+    assert_eq!(
+        public.json::<Value>().await.unwrap()["spectator_code"],
+        Value::Null
+    );
+}
+
 /// A player's page counts what the player played, won, resigned and is playing, overall and by
 /// preset, for anybody; an unknown name is `404 player_not_found`.
 #[tokio::test]

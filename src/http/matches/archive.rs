@@ -11,7 +11,7 @@ use crate::matches::{MatchView, Matches, ReplayQuery};
 /// spectator's for others), fully open, every hand shown, once it has ended.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = uuid::Uuid, Path, description = "The match's id"), ReplayQuery),
+    params(("id" = uuid::Uuid, Path, description = "The match's id"), ReplayQuery, ("watch" = Option<String>, Query, description = "A private match's spectator code (its players find it in the summary's `spectator_code`): watch it as a spectator")),
     responses(
         (status = 200, description = "The view at `at`", body = MatchView),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),

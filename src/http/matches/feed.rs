@@ -18,7 +18,7 @@ use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
 /// seat without a hand. Ask again from the last `seq` to follow the match.
 #[utoipa::path(
     tag = "matches",
-    params(("id" = uuid::Uuid, Path, description = "The match's id"), FeedQuery),
+    params(("id" = uuid::Uuid, Path, description = "The match's id"), FeedQuery, ("watch" = Option<String>, Query, description = "A private match's spectator code (its players find it in the summary's `spectator_code`): watch it as a spectator")),
     responses(
         (status = 200, description = "Events after `after`", body = EventsPage),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
@@ -49,6 +49,7 @@ pub async fn get_events(
     params(
         ("id" = uuid::Uuid, Path, description = "The match's id"),
         StreamQuery,
+        ("watch" = Option<String>, Query, description = "A private match's spectator code (its players find it in the summary's `spectator_code`): watch it as a spectator"),
         ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this sequence number"),
     ),
     responses(

@@ -66,7 +66,7 @@ pub async fn list_matches(
 /// answers only its players (others get `404`, as if it did not exist).
 #[utoipa::path(
     tag = "matches",
-    params(("id" = uuid::Uuid, Path, description = "The match's id")),
+    params(("id" = uuid::Uuid, Path, description = "The match's id"), ("watch" = Option<String>, Query, description = "A private match's spectator code (its players find it in the summary's `spectator_code`): watch it as a spectator")),
     responses(
         (status = 200, description = "The summary", body = MatchSummary),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),

@@ -15,6 +15,7 @@ use crate::matches::{MatchView, Matches, MoveRequest};
     params(
         ("id" = uuid::Uuid, Path, description = "The match's id"),
         ("If-None-Match" = Option<String>, Header, description = "An `ETag` from an earlier answer (or several, comma-separated, or `*`): answers `304` with no body while the view has not changed"),
+        ("watch" = Option<String>, Query, description = "A private match's spectator code (its players find it in the summary's `spectator_code`): watch it as a spectator"),
     ),
     responses(
         (status = 200, description = "The view", body = MatchView, headers(("ETag" = String, description = "Changes with every event"))),
