@@ -315,6 +315,21 @@ impl Settings {
 mod tests {
     use super::*;
 
+    /// The README's configuration table lists every setting with its variable.
+    #[test]
+    fn the_readme_lists_every_setting() {
+        use clap::CommandFactory;
+        let readme = include_str!("../README.md");
+        let command = Cli::command();
+        for argument in command.get_arguments() {
+            let (Some(long), Some(env)) = (argument.get_long(), argument.get_env()) else {
+                continue;
+            };
+            let row = format!("| `--{long}` | `{}` |", env.to_string_lossy());
+            assert!(readme.contains(&row), "README.md lacks the row {row}");
+        }
+    }
+
     #[test]
     fn cors_origins_are_origins_or_a_star() {
         let parse = |flag: &str| {

@@ -52,5 +52,6 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(auth::refresh_tokens)
         .service(auth::logout)
         .service(rules::rules_catalog)
+        .service(rules::rule_book)
         .configure(matches::configure);
 }

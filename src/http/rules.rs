@@ -1,4 +1,5 @@
-//! `GET /v1/rules`: every option and preset, so clients can offer the table's choices.
+//! `GET /v1/rules`: every option and preset, so clients can offer the table's choices; and
+//! `GET /v1/rules/book`: the rule book itself (`docs/rules.md`, built into the binary).
 
 use actix_web::{HttpResponse, get};
 use serde::Serialize;
@@ -32,8 +33,8 @@ pub struct RulesCatalog {
 /// Every option with its type, default and description; every preset with its full option set.
 ///
 /// What a client needs to offer a table its choices when creating a match: the `rules` of
-/// `POST /v1/matches` take a preset and any of these options. docs/rules.md explains them for
-/// players.
+/// `POST /v1/matches` take a preset and any of these options. The rule book
+/// (`GET /v1/rules/book`) explains them for players.
 #[utoipa::path(
     tag = "rules",
     responses((status = 200, description = "The catalog", body = RulesCatalog)),
@@ -50,3 +51,24 @@ pub async fn rules_catalog() -> HttpResponse {
             rule_error_codes: RuleError::CODES.to_vec(),
         })
 }
+
+/// The rule book this server plays, for players and client authors: notation, piles, actions,
+/// every option and preset, the precise readings, leaving a game, the shuffle, and how a client
+/// plays a turn.
+///
+/// Markdown (the repository's `docs/rules.md`, as this server was built with it).
+#[utoipa::path(
+    tag = "rules",
+    responses((status = 200, description = "The rule book", content_type = "text/markdown", body = String)),
+    security(())
+)]
+#[get("/v1/rules/book")]
+pub async fn rule_book() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header(("Cache-Control", "public, max-age=3600"))
+        .content_type("text/markdown; charset=utf-8")
+        .body(RULE_BOOK)
+}
+
+/// `docs/rules.md`.
+const RULE_BOOK: &str = include_str!("../../docs/rules.md");

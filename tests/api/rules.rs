@@ -61,3 +61,35 @@ async fn the_rules_endpoint_lists_every_option_and_preset() {
         );
     }
 }
+
+/// The rule book is served as it is in the repository, and names every option and preset the
+/// catalog lists (a new option fails this until docs/rules.md explains it).
+#[tokio::test]
+async fn the_rule_book_is_served_and_covers_every_option_and_preset() {
+    let app = spawn_app().await;
+    let book = app.get("/v1/rules/book", None).await;
+    assert_eq!(book.status(), 200);
+    assert!(
+        book.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/markdown")
+    );
+    let book = book.text().await.unwrap();
+    assert_eq!(book, include_str!("../../docs/rules.md"));
+    let catalog: Value = app.get("/v1/rules", None).await.json().await.unwrap();
+    for option in catalog["options"].as_array().unwrap() {
+        let name = option["name"].as_str().unwrap();
+        assert!(
+            book.contains(&format!("| `{name}` |")),
+            "the book lacks the option {name}"
+        );
+    }
+    for preset in catalog["presets"].as_array().unwrap() {
+        let name = preset["name"].as_str().unwrap();
+        assert!(
+            book.contains(&format!("`{name}`")),
+            "the book lacks the preset {name}"
+        );
+    }
+}

@@ -15,6 +15,7 @@ const ENDPOINTS: &[(&str, &str, Option<&str>)] = &[
     ("get", "/healthz", None),
     ("get", "/readyz", None),
     ("get", "/v1/rules", None),
+    ("get", "/v1/rules/book", None),
     ("post", "/v1/accounts", None),
     ("post", "/v1/auth/login", None),
     ("post", "/v1/auth/refresh", None),

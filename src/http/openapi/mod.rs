@@ -20,13 +20,17 @@ use super::{configure, error};
 #[openapi(
     info(
         title = "kings-corner",
-        description = "Kings in the Corner as persistent, asynchronous matches. Every error is \
-                       `application/problem+json` with a stable `code`. A path used with a \
-                       method it does not take answers `405` (`method_not_allowed`) with `Allow`; \
-                       an unknown path `404` (`not_found`).",
+        description = "Kings in the Corner as persistent, asynchronous matches. The rules are \
+                       in the rule book, `GET /v1/rules/book` (the repository's docs/rules.md), \
+                       with a section for client authors: read your view, and on your turn \
+                       (`turn` equals `your_seat`) send one of its `legal_actions` with its \
+                       `version`. Every error is `application/problem+json` with a stable \
+                       `code`. A path used with a method it does not take answers `405` \
+                       (`method_not_allowed`) with `Allow`; an unknown path `404` (`not_found`).",
         license(name = "MIT", identifier = "MIT"),
         contact(name = "kings-corner maintainers")
     ),
+    external_docs(url = "/v1/rules/book", description = "The rule book: notation, options, presets, readings, and a section for client authors"),
     servers(
         (url = "http://127.0.0.1:8080", description = "A server started with the defaults (`cargo run`); \
                                                         use your own server's address")
