@@ -2,7 +2,8 @@
 """What third-party client authors do with openapi/openapi.json, run in CI (issue 11):
 
 1. lint it with Redocly's recommended rules and Spectral's `oas` rules: no errors, and no
-   warnings but the ones README.md justifies (ALLOWED_WARNINGS);
+   warnings but the ones README.md justifies (ALLOWED_WARNINGS); and check every example in it
+   against its own schema (JSON Schema 2020-12, as OpenAPI 3.1 uses);
 2. generate a Python client with openapi-python-client (no schema or response may be dropped)
    and play a whole 2-player match with it against a fresh server (play_match.py);
 3. generate TypeScript types with openapi-typescript and compile play.ts against them under
@@ -32,8 +33,8 @@ BIN = HERE / "node_modules" / ".bin"
 
 # Each is explained in README.md ("The OpenAPI description"): the scopes an operation needs
 # are listed in its bearer requirement, as OpenAPI 3.1 allows for any scheme (Spectral checks
-# them as OAuth scopes), and the health checks and the rule catalog take no input and need no
-# token, so they have no 4XX answer to declare.
+# them as OAuth scopes), and the health checks, the rule catalog and the rule book take no
+# input and need no token, so they have no 4XX answer to declare.
 ALLOWED_WARNINGS = {
     "spectral": {"oas3-operation-security-defined"},
     "redocly": {"operation-4xx-response"},
@@ -73,6 +74,34 @@ def lint():
         unexpected = [(s, r) for s, r in found if s == "error" or r not in ALLOWED_WARNINGS[tool]]
         if unexpected:
             fail(f"{tool} finds {sorted(set(unexpected))}")
+
+
+def examples():
+    """Every example of a component schema or of a request or response body fits its schema."""
+    from jsonschema import Draft202012Validator
+
+    api = json.loads(DESCRIPTION.read_text())
+    cases = []
+    for name, schema in api["components"]["schemas"].items():
+        for example in ([schema["example"]] if "example" in schema else []) + schema.get("examples", []):
+            cases.append((f"components.schemas.{name}", schema, example))
+    for path, item in api["paths"].items():
+        for method, operation in item.items():
+            bodies = [("request", operation.get("requestBody", {}))]
+            bodies += [(status, answer) for status, answer in operation.get("responses", {}).items()]
+            for which, body in bodies:
+                for media in body.get("content", {}).values():
+                    if "example" in media:
+                        cases.append((f"{method} {path} {which}", media["schema"], media["example"]))
+    wrong = []
+    for where, schema, example in cases:
+        root = dict(schema, components=api["components"])
+        errors = list(Draft202012Validator(root).iter_errors(example))
+        if errors:
+            wrong.append(f"{where}: {errors[0].message}")
+    print(f"examples: {len(cases)} checked against their schemas")
+    if wrong:
+        fail("examples that do not fit their schemas:\n" + "\n".join(wrong))
 
 
 def free_port():
@@ -143,6 +172,7 @@ def typescript_client(work, server):
 def main():
     binary = sys.argv[1]
     lint()
+    examples()
     with tempfile.TemporaryDirectory() as directory:
         work = Path(directory)
         process, server = start_server(binary, work / "clients.db")

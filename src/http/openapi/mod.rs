@@ -30,7 +30,6 @@ use super::{configure, error};
         license(name = "MIT", identifier = "MIT"),
         contact(name = "kings-corner maintainers")
     ),
-    external_docs(url = "/v1/rules/book", description = "The rule book: notation, options, presets, readings, and a section for client authors"),
     servers(
         (url = "http://127.0.0.1:8080", description = "A server started with the defaults (`cargo run`); \
                                                         use your own server's address")
