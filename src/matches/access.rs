@@ -1,8 +1,9 @@
 //! Who may see a match and who may act in it: the rules of access, in one place.
 //!
 //! Anyone may watch a public match, also without an account ([`NOBODY`]); only its players
-//! see a private one, which is invisible (`not_found`) to everybody else, but for whoever
-//! brings its spectator code ([`spectator`]): they watch it as a spectator. Only a seated
+//! (and the players a rematch keeps seats for) see a private one, which is invisible
+//! (`not_found`) to everybody else, but for whoever brings its spectator code ([`spectator`]):
+//! they watch it as a spectator. Only a seated
 //! player acts, and only from their own seat.
 
 use std::collections::HashMap;

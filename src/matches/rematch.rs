@@ -31,7 +31,11 @@ impl Matches {
         let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
         access::check_visible(&change.row, account_id, seat)?;
         access::player(seat)?;
-        if let Some(next) = change.row.next_match_id.clone() {
+        // The rematch offered before, unless everyone left it before it started (which
+        // deletes a match): then this offer makes a new one.
+        if let Some(next) = change.row.next_match_id.clone()
+            && self.db.match_version(&next).await?.is_some()
+        {
             drop(change);
             let summary = self.summary(&next, account_id).await?;
             return Ok(Rematch {

@@ -72,7 +72,12 @@ impl Matches {
             .await?
             .ok_or(MatchError::NotFound)?;
         let seats = self.db.seats(match_id).await?;
-        let seat = access::check_visible(&row, account_id, seat_of(&seats, account_id))?;
+        let seat = match seat_of(&seats, account_id) {
+            // A rematch shows itself to the players it keeps seats for.
+            None if row.rematch_of.is_some() => self.db.reserved_seat(match_id, account_id).await?,
+            taken => taken,
+        };
+        let seat = access::check_visible(&row, account_id, seat)?;
         Ok((ReadRow { row, checkpoint }, seats, seat))
     }
 

@@ -468,7 +468,8 @@ impl Db {
         Ok(row.map(|row| row.try_get("version")).transpose()?)
     }
 
-    /// The match with this id and the seat `account_id` holds in it, in one round trip.
+    /// The match with this id and the seat `account_id` holds in it, or, in a rematch waiting
+    /// for them, the seat kept for them; in one round trip.
     pub async fn match_and_seat(
         &self,
         id: &str,
@@ -478,8 +479,10 @@ impl Db {
         let row = self
             .timed(
                 sqlx::query(&format!(
-                    "SELECT {columns}, s.seat AS caller_seat FROM matches m \
-             LEFT JOIN match_seats s ON s.match_id = m.id AND s.account_id = $2 WHERE m.id = $1"
+                    "SELECT {columns}, COALESCE(s.seat, r.seat) AS caller_seat FROM matches m \
+             LEFT JOIN match_seats s ON s.match_id = m.id AND s.account_id = $2 \
+             LEFT JOIN match_reservations r ON r.match_id = m.id AND r.account_id = $2 \
+             WHERE m.id = $1"
                 ))
                 .bind(id)
                 .bind(account_id)
@@ -492,6 +495,26 @@ impl Db {
             .map(|seat| small(seat, "seat"))
             .transpose()?;
         Ok(Some((match_from_row(&row)?, seat)))
+    }
+
+    /// The seat a rematch keeps for `account_id`, if it keeps one.
+    pub async fn reserved_seat(
+        &self,
+        match_id: &str,
+        account_id: &str,
+    ) -> Result<Option<Seat>, StoreError> {
+        let row = self
+            .timed(
+                sqlx::query(
+                    "SELECT seat FROM match_reservations WHERE match_id = $1 AND account_id = $2",
+                )
+                .bind(match_id)
+                .bind(account_id)
+                .fetch_optional(self.pool()),
+            )
+            .await?;
+        row.map(|row| small(row.try_get("seat")?, "seat"))
+            .transpose()
     }
 
     /// The taken seats of a match, in seat order.

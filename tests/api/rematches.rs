@@ -160,3 +160,65 @@ async fn a_rematch_against_bots_starts_at_once() {
     assert_eq!(rematch["seats"][1]["username"], "player0");
     assert_eq!(first_dealer(&app, &people[0], next).await, dealer);
 }
+
+/// The players a private rematch keeps seats for see it before they join; a rematch everyone
+/// left before it started is gone, and offering again makes a new one.
+#[tokio::test]
+async fn a_private_rematch_is_seen_by_its_players_and_can_be_offered_again() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let created = app
+        .post_as(
+            &people[0],
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    let created: Value = created.json().await.unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    let joined = app
+        .post_as(
+            &people[1],
+            &format!("/v1/matches/{id}/join"),
+            &json!({"invite_code": created["invite_code"]}),
+        )
+        .await;
+    assert_eq!(joined.status(), 200);
+    resign(&app, &people[1], &id).await;
+
+    let offered = app
+        .post_as(&people[0], &format!("/v1/matches/{id}/rematch"), &json!({}))
+        .await;
+    assert_eq!(offered.status(), 201);
+    let first = offered.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let seen = app
+        .json_as(&people[1], &format!("/v1/matches/{first}"))
+        .await;
+    assert_eq!(seen["visibility"], "private");
+    assert_eq!(seen["rematch_of"], id.as_str());
+    let anonymous = app.get(&format!("/v1/matches/{first}"), None).await;
+    assert_problem(anonymous, 404, "not_found").await;
+
+    resign(&app, &people[0], &first).await;
+    assert_problem(
+        app.get_as(&people[0], &format!("/v1/matches/{first}"))
+            .await,
+        404,
+        "not_found",
+    )
+    .await;
+    let again = app
+        .post_as(&people[1], &format!("/v1/matches/{id}/rematch"), &json!({}))
+        .await;
+    assert_eq!(again.status(), 201, "{}", again.text().await.unwrap());
+    let second = again.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_ne!(second, first);
+    let ended = app.json_as(&people[0], &format!("/v1/matches/{id}")).await;
+    assert_eq!(ended["next_match_id"], second.as_str());
+}

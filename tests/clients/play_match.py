@@ -150,8 +150,16 @@ def main() -> None:
     assert export.events, "the export holds the log"
     page = parsed(list_matches.sync_detailed(client=alice, mine=True), MatchPage)
     assert any(str(item.id) == str(match_id) for item in page.matches)
-    notifications = parsed(get_notifications.sync_detailed(client=bob), NotificationPage)
-    assert any(isinstance(item, MatchFinishedNotification) for item in notifications.notifications)
+    told = []
+    while True:
+        after = told[-1].seq if told else 0
+        page = parsed(
+            get_notifications.sync_detailed(client=bob, after=after, limit=500), NotificationPage
+        )
+        if not page.notifications:
+            break
+        told += page.notifications
+    assert any(isinstance(item, MatchFinishedNotification) for item in told), "match_finished"
     parsed(get_player.sync_detailed(names[0], client=alice), PlayerPage)
     print(f"the generated Python client played a whole match: {moves} moves, {len(events.events)} events")
 

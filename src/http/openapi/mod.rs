@@ -40,7 +40,7 @@ use super::{configure, error};
         (name = "accounts", description = "Registration, the caller's account and personal access tokens"),
         (name = "auth", description = "Access and refresh tokens"),
         (name = "rules", description = "Options and presets of the rule book"),
-        (name = "matches", description = "Lobby, seats, invitations, private views, moves, the event feed, replays and exports"),
+        (name = "matches", description = "Lobby, seats, invitations, private views, moves, table talk, rematches, the event feed, replays and exports"),
         (name = "notifications", description = "The account-wide stream of what happened while you were away"),
         (name = "webhooks", description = "Signed deliveries of notifications to your own server"),
         (name = "operations", description = "Health checks"),
@@ -209,4 +209,26 @@ fn problem(description: &str) -> utoipa::openapi::Response {
                 .build(),
         )
         .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_clause;
+
+    #[test]
+    fn a_summary_is_the_first_clause_outside_parentheses_and_code() {
+        assert_eq!(
+            first_clause("Log in: exchange a name for tokens."),
+            "Log in"
+        );
+        assert_eq!(first_clause("Register an account."), "Register an account");
+        assert_eq!(
+            first_clause("The view (for others: a spectator's). Supports `a. b`."),
+            "The view (for others: a spectator's)"
+        );
+        assert_eq!(
+            first_clause("Send `{\"a\": 1}; ok` here; then wait"),
+            "Send `{\"a\": 1}; ok` here"
+        );
+    }
 }
