@@ -202,17 +202,31 @@ impl Db {
     }
 
     /// Deletes one of an account's webhooks with its deliveries; whether it existed.
+    ///
+    /// The deliveries go first, then the webhook: the order a delivery's outcome locks them in
+    /// (delivery, then webhook). Deleting the webhook first and its deliveries by cascade took
+    /// them the other way round, and PostgreSQL ended a delete racing a delivery as a deadlock.
     pub async fn delete_webhook(&self, account_id: &str, id: &str) -> Result<bool, StoreError> {
-        let deleted = self
-            .timed(
-                sqlx::query("DELETE FROM webhooks WHERE account_id = $1 AND id = $2")
-                    .bind(account_id)
-                    .bind(id)
-                    .execute(self.pool()),
+        self.timed(async {
+            let mut transaction = self.begin_write().await?;
+            sqlx::query(
+                "DELETE FROM webhook_deliveries WHERE webhook_id = $2 \
+                 AND webhook_id IN (SELECT id FROM webhooks WHERE account_id = $1)",
             )
-            .await
-            .map_err(StoreError::of_write)?;
-        Ok(deleted.rows_affected() == 1)
+            .bind(account_id)
+            .bind(id)
+            .execute(&mut *transaction)
+            .await?;
+            let deleted = sqlx::query("DELETE FROM webhooks WHERE account_id = $1 AND id = $2")
+                .bind(account_id)
+                .bind(id)
+                .execute(&mut *transaction)
+                .await?;
+            transaction.commit().await?;
+            Ok::<_, StoreError>(deleted.rows_affected() == 1)
+        })
+        .await
+        .map_err(StoreError::of_write)
     }
 
     /// Enables one of an account's webhooks again: its pending deliveries are due at once.
