@@ -19,14 +19,14 @@
 //! - [`notifications`]: the notification service: each account's stream of what concerns it
 //!   (written by the other services with their changes), its relay, and signed webhooks.
 //! - [`matches`]: the match service: who may see and do what, the current state behind a
-//!   cache, moves (load → decide → append) with idempotent retries, clocks, invitations, the
-//!   feed, replays and the verifiable export. Answers in domain terms with named errors
-//!   ([`matches::MatchError`]).
+//!   cache, moves (load → decide → append) with idempotent retries, clocks, invitations, table
+//!   talk, rematches, the feed, replays and the verifiable export. Answers in domain terms with
+//!   named errors ([`matches::MatchError`]).
 //! - [`accounts`]: the account service: registration, login, token rotation, and personal
 //!   access tokens with scopes.
 //! - [`http`]: thin actix-web handlers over the services, authentication and extractors (a
 //!   handler names the scope it needs by type), `ApiError` (problem+json, the one place domain
-//!   errors become statuses), the OpenAPI description.
+//!   errors become statuses), the OpenAPI description (reshaped for client generators).
 //! - [`config`], [`startup`], [`telemetry`], [`process`]: settings, building and running the
 //!   app, logs, and what the process asks of the system (open files, a word before SIGBUS).
 

@@ -1,5 +1,7 @@
 //! The private view of a match and checked moves.
 
+use std::time::Instant;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -7,7 +9,7 @@ use super::access;
 use super::cache::MatchState;
 use super::clock::ClockView;
 use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
-use super::state::Intent;
+use super::state::{Intent, RACES_RETRIED_FOR};
 use super::{MatchError, Matches};
 use crate::rules::{Action, GameState, RuleError, Rules, Seat, Status, View};
 
@@ -152,7 +154,7 @@ impl Matches {
     /// Resigns the caller's seat at whatever version the match is (leaving a match being
     /// played is resigning); a race with another move is retried.
     pub async fn resign(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
-        let mut attempts = 0;
+        let give_up = Instant::now() + RACES_RETRIED_FOR;
         loop {
             let seen = self.current(match_id, account_id, Intent::Watch).await?;
             let seat = access::player(seen.seat)?;
@@ -166,7 +168,7 @@ impl Matches {
                         self.clock.now(),
                     ));
                 }
-                Err(MatchError::VersionConflict { .. }) if attempts < 3 => attempts += 1,
+                Err(MatchError::VersionConflict { .. }) if Instant::now() < give_up => {}
                 Err(error) => return Err(error),
             }
         }

@@ -42,6 +42,11 @@ pub(super) struct Seen {
     pub seat: Option<Seat>,
 }
 
+/// How long a write that fits any version (a resignation, table talk) retries lost races
+/// before it gives up with `version_conflict`. A bot's turn is a run of quick writes, one per
+/// action, each of which can win against it: a count of tries could run out within one turn.
+pub(super) const RACES_RETRIED_FOR: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl Matches {
     /// The match's row and the caller's seat, if the caller may see it; one round trip.
     pub(super) async fn read_row(

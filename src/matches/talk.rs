@@ -4,13 +4,15 @@
 //! stale (see [`super::cache::MatchState::current_for`]). The log is closed at the end of a
 //! match (its export is final), so talk is for matches being played.
 
+use std::time::Instant;
+
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::access;
 use super::cache::MatchState;
 use super::feed::LoggedEvent;
-use super::state::Intent;
+use super::state::{Intent, RACES_RETRIED_FOR};
 use super::{MatchError, Matches};
 use crate::rules::{Event, Seat};
 
@@ -44,7 +46,7 @@ impl Matches {
         message: NewMessage,
     ) -> Result<LoggedEvent, MatchError> {
         let text = checked(message.text)?;
-        let mut attempts = 0;
+        let give_up = Instant::now() + RACES_RETRIED_FOR;
         loop {
             let seen = self.current(match_id, account_id, Intent::Watch).await?;
             let seat = access::player(seen.seat)?;
@@ -57,7 +59,7 @@ impl Matches {
             match self.write(match_id, &seen.current, events, |_| None).await {
                 Ok(_) => return Ok(said),
                 // Another write came first; talk fits whatever it was.
-                Err(MatchError::VersionConflict { .. }) if attempts < 3 => attempts += 1,
+                Err(MatchError::VersionConflict { .. }) if Instant::now() < give_up => {}
                 Err(error) => return Err(error),
             }
         }

@@ -445,3 +445,25 @@ async fn a_late_turn_is_played_by_a_bot_and_the_seat_stays_in() {
     let refused = verify(&export).unwrap_err();
     assert!(refused.contains("before its deadline"), "{refused}");
 }
+
+/// Resigning while bots are playing their turns (a run of quick writes) lands: the resignation
+/// retries the races it loses instead of answering `409`.
+#[tokio::test]
+async fn resigning_among_busy_bots_lands() {
+    let app = spawn_app().await;
+    let people = players(&app, 1).await;
+    for _ in 0..5 {
+        let created = create_with_bots(
+            &app,
+            &people[0],
+            json!({"seats": 6, "bots": [{"level": "random"}, {"level": "random"}, {"level": "random"},
+                                        {"level": "random"}, {"level": "random"}]}),
+        )
+        .await;
+        let id = created["id"].as_str().unwrap();
+        let left = app
+            .post_as(&people[0], &format!("/v1/matches/{id}/leave"), &json!({}))
+            .await;
+        assert_eq!(left.status(), 204, "{}", left.text().await.unwrap());
+    }
+}
