@@ -5,7 +5,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    TestApp, assert_problem, full_match, players, spawn_app, spawn_app_with, standard_match,
+    TestApp, assert_problem, full_match, players, private_match, spawn_app, spawn_app_with,
+    standard_match,
 };
 
 const PAGE: &str = "https://play.example.com";
@@ -266,28 +267,12 @@ async fn spectators_need_no_account_for_public_matches() {
 async fn a_spectator_code_opens_a_private_match_to_watchers() {
     let app = spawn_app().await;
     let people = players(&app, 3).await;
-    let created = app
-        .post_as(
-            &people[0],
-            "/v1/matches",
-            &json!({"seats": 2, "visibility": "private"}),
-        )
-        .await;
-    let created: Value = created.json().await.unwrap();
+    let created = private_match(&app, &people).await;
     let id = created["id"].as_str().unwrap().to_owned();
     let code = created["spectator_code"]
         .as_str()
         .expect("players see the code")
         .to_owned();
-    let invite = created["invite_code"].as_str().unwrap();
-    let joined = app
-        .post_as(
-            &people[1],
-            &format!("/v1/matches/{id}/join"),
-            &json!({"invite_code": invite}),
-        )
-        .await;
-    assert_eq!(joined.status(), 200);
     let app = &app;
     let anonymous = |path: String| async move { app.get(&path, None).await };
     for path in ["", "/view", "/events?after=0", "/replay?at=1"] {

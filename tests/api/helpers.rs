@@ -276,6 +276,39 @@ pub struct Player {
     pub token: String,
 }
 
+/// A registered, logged-in player of this name.
+pub async fn player(app: &TestApp, name: &str) -> Player {
+    app.register(name, "correct horse").await;
+    let tokens = app.login(name, "correct horse").await;
+    Player {
+        token: tokens["access_token"].as_str().unwrap().to_owned(),
+    }
+}
+
+/// A private two-seat match `players[0]` created and `players[1]` joined with its invite code:
+/// its summary at creation (with the codes its players see).
+pub async fn private_match(app: &TestApp, players: &[Player]) -> Value {
+    let created = app
+        .post_as(
+            &players[0],
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.unwrap();
+    let id = created["id"].as_str().unwrap();
+    let joined = app
+        .post_as(
+            &players[1],
+            &format!("/v1/matches/{id}/join"),
+            &json!({"invite_code": created["invite_code"]}),
+        )
+        .await;
+    assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
+    created
+}
+
 pub async fn players(app: &TestApp, count: usize) -> Vec<Player> {
     let mut players = Vec::new();
     for index in 0..count {

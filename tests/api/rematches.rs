@@ -4,7 +4,9 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Player, TestApp, assert_problem, full_match, players, spawn_app};
+use crate::helpers::{
+    Player, TestApp, assert_problem, full_match, player, players, private_match, spawn_app,
+};
 use crate::matches::export_and_verify;
 
 async fn first_dealer(app: &TestApp, player: &Player, id: &str) -> u64 {
@@ -87,13 +89,7 @@ async fn a_rematch_moves_every_player_one_seat_on_and_the_deal_with_them() {
     assert_eq!(offer["data"]["previous_match_id"], id.as_str());
     assert_eq!(offer["data"]["offered_by"], "player2");
     assert_eq!(offer["data"]["seat"], 2);
-    app.register("outsider", "correct horse").await;
-    let outsider = Player {
-        token: app.login("outsider", "correct horse").await["access_token"]
-            .as_str()
-            .unwrap()
-            .to_owned(),
-    };
+    let outsider = player(&app, "outsider").await;
     let lobby = app.json_as(&outsider, "/v1/matches").await;
     assert!(lobby["matches"].as_array().unwrap().is_empty(), "{lobby}");
     let stranger = app
@@ -167,23 +163,8 @@ async fn a_rematch_against_bots_starts_at_once() {
 async fn a_private_rematch_is_seen_by_its_players_and_can_be_offered_again() {
     let app = spawn_app().await;
     let people = players(&app, 2).await;
-    let created = app
-        .post_as(
-            &people[0],
-            "/v1/matches",
-            &json!({"seats": 2, "visibility": "private"}),
-        )
-        .await;
-    let created: Value = created.json().await.unwrap();
+    let created = private_match(&app, &people).await;
     let id = created["id"].as_str().unwrap().to_owned();
-    let joined = app
-        .post_as(
-            &people[1],
-            &format!("/v1/matches/{id}/join"),
-            &json!({"invite_code": created["invite_code"]}),
-        )
-        .await;
-    assert_eq!(joined.status(), 200);
     resign(&app, &people[1], &id).await;
 
     let offered = app

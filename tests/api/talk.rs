@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Player, TestApp, assert_problem, spawn_app, standard_match, view_of_turn};
+use crate::helpers::{
+    Player, TestApp, assert_problem, player, spawn_app, standard_match, view_of_turn,
+};
 use crate::matches::export_and_verify;
 
 async fn say(app: &TestApp, player: &Player, id: &str, text: &str) -> reqwest::Response {
@@ -121,13 +123,7 @@ async fn talk_reaches_every_reader_and_never_makes_a_move_stale() {
 async fn bad_unseated_and_too_frequent_talk_is_refused_and_writes_nothing() {
     let app = spawn_app().await;
     let (people, id) = standard_match(&app).await;
-    app.register("outsider", "correct horse").await;
-    let outsider = Player {
-        token: app.login("outsider", "correct horse").await["access_token"]
-            .as_str()
-            .unwrap()
-            .to_owned(),
-    };
+    let outsider = player(&app, "outsider").await;
     let version = |app: &TestApp| {
         let id = id.clone();
         let db = app.db.clone();
