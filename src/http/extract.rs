@@ -79,20 +79,20 @@ impl<S: Needs> FromRequest for Caller<S> {
     }
 }
 
-/// Who watches a match: a caller whose token may read, or, with no token at all, nobody in
-/// particular (a spectator without an account, who sees public matches only). A token that
-/// is sent and refused is refused, never taken for nobody.
+/// Who watches a match: the holder of the spectator code in `?watch=` (a private match's
+/// link), else a caller whose token may read, else, with no token at all, nobody in particular
+/// (a spectator without an account, who sees public matches only). A token that is sent and
+/// refused is refused, never taken for nobody.
 #[derive(Debug)]
 pub struct Watcher {
     account_id: Option<String>,
 }
 
 impl Watcher {
-    /// The account watching, or [`crate::matches::access::NOBODY`].
+    /// The account watching, the code's spectator ([`access::spectator`]), or
+    /// [`access::NOBODY`].
     pub fn account_id(&self) -> &str {
-        self.account_id
-            .as_deref()
-            .unwrap_or(crate::matches::access::NOBODY)
+        self.account_id.as_deref().unwrap_or(access::NOBODY)
     }
 }
 

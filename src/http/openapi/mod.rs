@@ -1,7 +1,7 @@
 //! The OpenAPI description: generated from the routes actually registered, so it cannot drift
 //! from them, then completed with the problem answers every operation shares, so that each
 //! handler's annotation lists only its success and its own refusals, and reshaped for client
-//! generators ([`for_generators`]).
+//! generators (`for_generators`) and completed from the code's tables (`from_tables`).
 
 mod for_generators;
 mod from_tables;
