@@ -411,16 +411,22 @@ async fn a_late_turn_is_played_by_a_bot_and_the_seat_stays_in() {
         "{events:?}"
     );
     assert_eq!(events[0]["seat"], late);
+    // The late turn ends with the bot's `end_turn`, or, rarely, with the bot going out.
     let turn_end = events
         .iter()
-        .position(|event| event["type"] == "turn_ended")
-        .expect("the bot ended the late turn");
-    assert_eq!(events[turn_end]["seat"], late);
+        .position(|event| event["type"] == "turn_ended" || event["type"] == "hand_ended")
+        .unwrap_or_else(|| panic!("the bot ended the late turn: {events:?}"));
+    let went_out = events[turn_end]["type"] == "hand_ended";
+    if !went_out {
+        assert_eq!(events[turn_end]["seat"], late, "{events:?}");
+    }
     let view = app
         .json_as(&people[0], &format!("/v1/matches/{id}/view"))
         .await;
     assert_eq!(view["seats"][late as usize]["in_game"], true);
-    assert_ne!(view["turn"], late);
+    if !went_out {
+        assert_ne!(view["turn"], late);
+    }
     // The other player resigns: the match ends and its log verifies.
     let other = &people[1 - late as usize];
     let resigned = app
