@@ -165,6 +165,7 @@ impl From<MatchError> for ApiError {
             | MatchError::NotClaimable { .. }
             | MatchError::HintsOff
             | MatchError::NotOver
+            | MatchError::PlayerGone
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)

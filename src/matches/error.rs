@@ -61,6 +61,10 @@ pub enum MatchError {
     /// A rematch of a match still being played (or waiting for players).
     #[error("A rematch is offered once the match has ended.")]
     NotOver,
+    /// A rematch of a match one of whose players has deleted their account: it could never
+    /// fill.
+    #[error("A player of this match has deleted their account: a rematch could never fill.")]
+    PlayerGone,
     /// A hint at a table that wants none.
     #[error("This table plays without hints.")]
     HintsOff,
@@ -153,6 +157,7 @@ impl MatchError {
             MatchError::HintsOff => "hints_off",
             MatchError::NotInRematch => "not_in_rematch",
             MatchError::NotOver => "match_not_over",
+            MatchError::PlayerGone => "player_gone",
             MatchError::NotCreator => "not_match_creator",
             MatchError::NotPrivate => "match_not_private",
             MatchError::UnknownUsername => "unknown_username",

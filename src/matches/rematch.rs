@@ -13,6 +13,7 @@ use super::{MatchError, MatchSummary, Matches};
 use crate::notifications::Notice;
 use crate::notifications::notice::RematchOffered;
 use crate::rules::{Event, Seat};
+use crate::store::accounts::DELETED_USERNAME;
 use crate::store::matches::{MatchStatus, NewMatch, SeatRow};
 
 /// A rematch, and whether this call created it.
@@ -48,6 +49,13 @@ impl Matches {
             MatchStatus::Finished | MatchStatus::Aborted
         ) {
             return Err(MatchError::NotOver);
+        }
+        if change
+            .seats
+            .iter()
+            .any(|taken| taken.username == DELETED_USERNAME)
+        {
+            return Err(MatchError::PlayerGone);
         }
         let ended = &change.row;
         let seat_count = ended.seat_count;

@@ -26,6 +26,9 @@ fn from_row(row: &sqlx::any::AnyRow) -> Result<Account, sqlx::Error> {
     })
 }
 
+/// The name a deleted account keeps in the matches it played (no registration can take it).
+pub const DELETED_USERNAME: &str = "[deleted]";
+
 impl Db {
     /// Inserts an account; [`StoreError::Conflict`] when the username is taken (any case).
     pub async fn insert_account(&self, account: &Account) -> Result<(), StoreError> {
@@ -67,17 +70,19 @@ impl Db {
         Ok(row.as_ref().map(from_row).transpose()?)
     }
 
-    /// Deletes an account, leaving a tombstone (see migration 0005) so its matches keep their
-    /// history, and everything else it had; in one transaction.
+    /// Deletes an account, leaving a tombstone (see migration 0005) named
+    /// [`DELETED_USERNAME`] so its matches keep their history, and everything else it had; in
+    /// one transaction.
     pub async fn tombstone_account(&self, id: &str, now: i64) -> Result<(), StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
             sqlx::query(
-                "UPDATE accounts SET username = '[deleted]', username_key = '[deleted]:' || id, \
+                "UPDATE accounts SET username = $3, username_key = $3 || ':' || id, \
                  password_hash = '', deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL",
             )
             .bind(id)
             .bind(now)
+            .bind(DELETED_USERNAME)
             .execute(&mut *transaction)
             .await?;
             // Its tokens, webhooks (their deliveries with them) and notifications go too.

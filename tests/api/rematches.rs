@@ -203,3 +203,28 @@ async fn a_private_rematch_is_seen_by_its_players_and_can_be_offered_again() {
     let ended = app.json_as(&people[0], &format!("/v1/matches/{id}")).await;
     assert_eq!(ended["next_match_id"], second.as_str());
 }
+
+/// A match one of whose players has deleted their account offers no rematch: it could never
+/// fill.
+#[tokio::test]
+async fn no_rematch_once_a_player_has_deleted_their_account() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let id = full_match(&app, &people, json!({"preset": "standard"})).await;
+    resign(&app, &people[1], &id).await;
+    let deleted = app
+        .client
+        .delete(format!("{}/v1/me", app.address))
+        .bearer_auth(&people[1].token)
+        .json(&json!({"password": "correct horse"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 204);
+    let offered = app
+        .post_as(&people[0], &format!("/v1/matches/{id}/rematch"), &json!({}))
+        .await;
+    assert_problem(offered, 409, "player_gone").await;
+    let ended = app.json_as(&people[0], &format!("/v1/matches/{id}")).await;
+    assert_eq!(ended["next_match_id"], Value::Null);
+}

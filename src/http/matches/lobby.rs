@@ -183,7 +183,7 @@ pub async fn invite(
         (status = 200, description = "It had been offered already: the rematch", body = MatchSummary),
         (status = 403, description = "`not_a_player`: you did not play this match", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`match_not_over`: it has not ended", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`match_not_over`: it has not ended; `player_gone`: one of its players has deleted their account", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["play"]))
 )]
