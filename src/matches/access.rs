@@ -18,8 +18,8 @@ use crate::store::matches::{MatchRow, SeatRow, Visibility};
 #[derive(Debug)]
 pub struct Table {
     public: bool,
-    /// Who watches a private match by its code (see [`spectator`]).
-    spectator: Option<String>,
+    /// A private match's spectator code (see [`spectator`]).
+    spectator_code: Option<String>,
     seats: HashMap<String, Seat>,
     /// Who sits where, by seat.
     accounts: Vec<String>,
@@ -47,7 +47,7 @@ impl Table {
             }
         }
         table.hints = row.hints;
-        table.spectator = row.spectator_code.as_deref().map(spectator);
+        table.spectator_code.clone_from(&row.spectator_code);
         table
     }
 
@@ -65,7 +65,7 @@ impl Table {
         by_seat.sort();
         Table {
             public,
-            spectator: None,
+            spectator_code: None,
             bots: vec![None; by_seat.len()],
             accounts: by_seat
                 .into_iter()
@@ -95,7 +95,7 @@ impl Table {
     /// The caller's seat (`None` for a spectator), if they may see the match at all.
     pub fn viewer(&self, account_id: &str) -> Result<Option<Seat>, MatchError> {
         let seat = self.seats.get(account_id).copied();
-        let by_code = self.spectator.as_deref() == Some(account_id);
+        let by_code = watches_by(account_id, self.spectator_code.as_deref());
         visible(self.public || by_code, seat)
     }
 }
@@ -104,10 +104,18 @@ impl Table {
 /// public matches as a spectator and does not see private ones at all.
 pub const NOBODY: &str = "";
 
+/// How a caller bringing a spectator code is named in place of an account id.
+const SPECTATOR_PREFIX: &str = "watch:";
+
 /// Who a caller bringing a match's spectator `code` is: a spectator of that match alone (no
 /// account id has this form: they are UUIDs, `bot:n`, or [`NOBODY`]).
 pub fn spectator(code: &str) -> String {
-    format!("watch:{code}")
+    format!("{SPECTATOR_PREFIX}{code}")
+}
+
+/// Whether `account_id` is the spectator of a match with this code (none: nobody is).
+fn watches_by(account_id: &str, code: Option<&str>) -> bool {
+    code.is_some_and(|code| account_id.strip_prefix(SPECTATOR_PREFIX) == Some(code))
 }
 
 /// Whether `account_id`, with `seat` (or none), may see a match of this row.
@@ -116,10 +124,7 @@ pub fn check_visible(
     account_id: &str,
     seat: Option<Seat>,
 ) -> Result<Option<Seat>, MatchError> {
-    let by_code = row
-        .spectator_code
-        .as_deref()
-        .is_some_and(|code| spectator(code) == account_id);
+    let by_code = watches_by(account_id, row.spectator_code.as_deref());
     visible(row.visibility == Visibility::Public || by_code, seat)
 }
 

@@ -17,7 +17,7 @@ use super::{MatchError, Matches};
 use crate::live::Checkpoint;
 use crate::rules::{Action, Event, GameState, OutReason, Seat, Setup, Status};
 use crate::store::append::{Append, KeptResponse, ReadModel};
-use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow, seat_of};
+use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow};
 
 /// Most forced `end_turn`s taken automatically after one move (a safety bound).
 const MAX_AUTOMATIC_TURNS: usize = 10_000;
@@ -64,26 +64,16 @@ impl Matches {
         Ok((ReadRow { row, checkpoint }, seat))
     }
 
-    /// The row and its seats, if the caller may see the match.
+    /// The row and its seats, if the caller may see the match, and the caller's seat (as
+    /// [`Matches::read_row`] gives it: a rematch's kept seat counts).
     pub(super) async fn read_row_and_seats(
         &self,
         match_id: &str,
         account_id: &str,
     ) -> Result<(ReadRow, Vec<SeatRow>, Option<Seat>), MatchError> {
-        let checkpoint = self.notifier.checkpoint();
-        let row = self
-            .db
-            .match_by_id(match_id)
-            .await?
-            .ok_or(MatchError::NotFound)?;
+        let (read, seat) = self.read_row(match_id, account_id).await?;
         let seats = self.db.seats(match_id).await?;
-        let seat = match seat_of(&seats, account_id) {
-            // A rematch shows itself to the players it keeps seats for.
-            None if row.rematch_of.is_some() => self.db.reserved_seat(match_id, account_id).await?,
-            taken => taken,
-        };
-        let seat = access::check_visible(&row, account_id, seat)?;
-        Ok((ReadRow { row, checkpoint }, seats, seat))
+        Ok((read, seats, seat))
     }
 
     /// The started match at its newest version as the caller sees it. To act, the caller needs

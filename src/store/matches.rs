@@ -497,26 +497,6 @@ impl Db {
         Ok(Some((match_from_row(&row)?, seat)))
     }
 
-    /// The seat a rematch keeps for `account_id`, if it keeps one.
-    pub async fn reserved_seat(
-        &self,
-        match_id: &str,
-        account_id: &str,
-    ) -> Result<Option<Seat>, StoreError> {
-        let row = self
-            .timed(
-                sqlx::query(
-                    "SELECT seat FROM match_reservations WHERE match_id = $1 AND account_id = $2",
-                )
-                .bind(match_id)
-                .bind(account_id)
-                .fetch_optional(self.pool()),
-            )
-            .await?;
-        row.map(|row| small(row.try_get("seat")?, "seat"))
-            .transpose()
-    }
-
     /// The taken seats of a match, in seat order.
     pub async fn seats(&self, match_id: &str) -> Result<Vec<SeatRow>, StoreError> {
         let mut seats = self.seats_of(&[match_id.to_owned()]).await?;

@@ -13,12 +13,10 @@ import functools
 import http.server
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -26,13 +24,10 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "support"))
+import local_server  # noqa: E402
+
 PASSWORD = "correct horse battery"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def call(server, method, path, token=None, body=None):
@@ -56,28 +51,6 @@ def expect(condition, message):
         raise SystemExit(f"FAILED: {message}")
 
 
-def start_server(binary, database, page_origin):
-    port = free_port()
-    server = f"http://127.0.0.1:{port}"
-    environment = dict(
-        os.environ,
-        DATABASE_URL=f"sqlite://{database}",
-        BIND_ADDRESS=f"127.0.0.1:{port}",
-        CORS_ALLOWED_ORIGINS=page_origin,
-        LOG_LEVEL="warn",
-    )
-    process = subprocess.Popen([binary], env=environment)
-    for _ in range(100):
-        try:
-            if call(server, "GET", "/healthz")[0] == 200:
-                return process, server
-        except OSError:
-            pass
-        time.sleep(0.1)
-    process.kill()
-    raise SystemExit("FAILED: the server did not start")
-
-
 class QuietPages(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -93,10 +66,12 @@ def serve_page(port):
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else "target/debug/kings-corner"
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    page_port = free_port()
+    page_port = local_server.free_port()
     page_origin = f"http://127.0.0.1:{page_port}"
     with tempfile.TemporaryDirectory() as scratch:
-        process, server = start_server(binary, Path(scratch) / "browser.db", page_origin)
+        process, server = local_server.start(
+            binary, Path(scratch) / "browser.db", CORS_ALLOWED_ORIGINS=page_origin
+        )
         httpd = serve_page(page_port)
         try:
             tokens = {}

@@ -19,15 +19,15 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "support"))
+import local_server  # noqa: E402
+
 DESCRIPTION = HERE.parent.parent / "openapi" / "openapi.json"
 BIN = HERE / "node_modules" / ".bin"
 
@@ -104,33 +104,6 @@ def examples():
         fail("examples that do not fit their schemas:\n" + "\n".join(wrong))
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_server(binary, database):
-    port = free_port()
-    server = f"http://127.0.0.1:{port}"
-    environment = dict(
-        os.environ,
-        DATABASE_URL=f"sqlite://{database}",
-        BIND_ADDRESS=f"127.0.0.1:{port}",
-        LOG_LEVEL="warn",
-    )
-    process = subprocess.Popen([binary], env=environment)
-    for _ in range(100):
-        try:
-            with urllib.request.urlopen(server + "/healthz") as answer:
-                if answer.status == 200:
-                    return process, server
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    fail("the server did not start")
-
-
 def python_client(work, server):
     code, output = run(
         sys.executable, "-m", "openapi_python_client", "generate", "--path", str(DESCRIPTION),
@@ -175,7 +148,7 @@ def main():
     examples()
     with tempfile.TemporaryDirectory() as directory:
         work = Path(directory)
-        process, server = start_server(binary, work / "clients.db")
+        process, server = local_server.start(binary, work / "clients.db")
         try:
             python_client(work, server)
             typescript_client(work, server)

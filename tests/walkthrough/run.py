@@ -12,16 +12,16 @@ test (building again inside a test would only be slower). Needs bash, curl and j
 
 import os
 import re
-import socket
 import stat
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 README = Path(__file__).resolve().parent.parent.parent / "README.md"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
+import local_server  # noqa: E402
+
 SECTION = "## A whole game with curl"
 
 
@@ -40,25 +40,6 @@ def blocks():
     return found
 
 
-def start_server(binary, database):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = f"http://127.0.0.1:{port}"
-    environment = dict(
-        os.environ, DATABASE_URL=f"sqlite://{database}", BIND_ADDRESS=f"127.0.0.1:{port}", LOG_LEVEL="warn"
-    )
-    process = subprocess.Popen([binary], env=environment)
-    for _ in range(100):
-        try:
-            with urllib.request.urlopen(server + "/healthz"):
-                return process, server
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    fail("the server did not start")
-
-
 def main():
     binary = str(Path(sys.argv[1]).resolve())
     script = "set -euo pipefail\n" + "\n".join(blocks())
@@ -68,7 +49,7 @@ def main():
         shim.parent.mkdir()
         shim.write_text(f'#!/bin/sh\n[ "$1 $2 $3" = "run -q --" ] || exit 64\nshift 3\nexec "{binary}" "$@"\n')
         shim.chmod(shim.stat().st_mode | stat.S_IEXEC)
-        process, server = start_server(binary, work / "walkthrough.db")
+        process, server = local_server.start(binary, work / "walkthrough.db")
         try:
             result = subprocess.run(
                 ["bash", "-c", script],
