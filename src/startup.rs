@@ -132,6 +132,7 @@ impl Application {
                 .configure(http::configure)
                 .split_for_parts();
             app.wrap(middleware::from_fn(http::authenticate::authenticate))
+                .wrap(middleware::from_fn(http::text::refuse_nul))
                 .wrap(http::cors::policy(&cors_origins))
                 .wrap(middleware::from_fn(http::cors::explain_refused_preflights))
                 .wrap_fn(http::headers::add)

@@ -222,10 +222,6 @@ impl Accounts {
         if days.is_some_and(|days| !(1..=LONGEST_DAYS).contains(&days)) {
             return Err(invalid("expires_in_days", "1 to 3650 days".into()));
         }
-        let existing = self.db.personal_tokens_of(&caller.account_id).await?;
-        if existing.len() >= MOST_PER_ACCOUNT {
-            return Err(AccountError::TooManyTokens(MOST_PER_ACCOUNT));
-        }
         let token = personal::generate();
         let now = store::now();
         let stored = PersonalToken {
@@ -238,7 +234,13 @@ impl Accounts {
             expires_at: days.map(|days| now + i64::from(days) * 86_400),
             last_used_at: None,
         };
-        self.db.insert_personal_token(&stored).await?;
+        if !self
+            .db
+            .insert_personal_token(&stored, MOST_PER_ACCOUNT)
+            .await?
+        {
+            return Err(AccountError::TooManyTokens(MOST_PER_ACCOUNT));
+        }
         Ok(CreatedToken {
             details: stored.into(),
             token,

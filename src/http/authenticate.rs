@@ -53,10 +53,36 @@ pub async fn authenticate(
 /// The `ticket` of a request that opens a stream (`GET …/stream?ticket=…`): the one place a
 /// ticket stands in for a bearer token.
 fn stream_ticket(request: &ServiceRequest) -> Option<String> {
-    if request.method() != Method::GET || !request.path().ends_with("/stream") {
+    if request.method() != Method::GET || !opens_a_stream(request.path()) {
         return None;
     }
     url::form_urlencoded::parse(request.query_string().as_bytes())
         .find(|(name, _)| name == "ticket")
         .map(|(_, ticket)| ticket.into_owned())
+}
+
+/// Whether `path` is one of the two streams: `/v1/me/stream` or `/v1/matches/{id}/stream`
+/// (any other path ending in `/stream` must not use a ticket up).
+fn opens_a_stream(path: &str) -> bool {
+    path == "/v1/me/stream"
+        || path
+            .strip_prefix("/v1/matches/")
+            .and_then(|rest| rest.strip_suffix("/stream"))
+            .is_some_and(|id| !id.is_empty() && !id.contains('/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::opens_a_stream;
+
+    #[test]
+    fn tickets_open_the_two_streams_only() {
+        assert!(opens_a_stream("/v1/me/stream"));
+        assert!(opens_a_stream("/v1/matches/0b7e/stream"));
+        assert!(!opens_a_stream("/v1/matches//stream"));
+        assert!(!opens_a_stream("/v1/matches/a/b/stream"));
+        assert!(!opens_a_stream("/v1/players/stream"));
+        assert!(!opens_a_stream("/v1/me/webhooks/stream"));
+        assert!(!opens_a_stream("/stream"));
+    }
 }

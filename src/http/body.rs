@@ -1,7 +1,8 @@
 //! Request bodies, read strictly. A body must be sent as `application/json` and be a JSON
 //! object: serde would also take an array for a struct (`[null, null]` would create a match)
 //! and actix's own extractor can be told to ignore a body it cannot read. Errors are problems:
-//! 413 too large, 415 not JSON, 400 not valid JSON, 422 not of the operation's shape.
+//! 413 too large, 415 not JSON, 400 not valid JSON or holding a NUL character
+//! ([`super::text`]), 422 not of the operation's shape.
 
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
@@ -116,6 +117,12 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             format!("The body is not valid JSON: {error}."),
         )
     };
+    if super::text::json_has_nul(bytes) {
+        // Checked before parsing: which of the body's strings reach the database is the
+        // handler's business, and none may hold what PostgreSQL cannot store.
+        serde_json::from_slice::<serde::de::IgnoredAny>(bytes).map_err(malformed)?;
+        return Err(super::text::nul_refused("body"));
+    }
     let first = bytes.iter().find(|byte| !byte.is_ascii_whitespace());
     if first != Some(&b'{') {
         // Valid JSON of another kind is the wrong shape; anything else is not JSON at all.

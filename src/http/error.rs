@@ -166,6 +166,7 @@ impl From<MatchError> for ApiError {
             | MatchError::HintsOff
             | MatchError::NotOver
             | MatchError::PlayerGone
+            | MatchError::SeatsKept
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)

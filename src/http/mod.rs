@@ -20,6 +20,7 @@ pub mod openapi;
 pub mod players;
 pub mod request_log;
 pub mod rules;
+pub mod text;
 pub mod tokens;
 pub mod webhooks;
 

@@ -130,6 +130,11 @@ impl Matches {
         if taken >= usize::from(change.row.seat_count) {
             return Err(MatchError::MatchFull);
         }
+        // A rematch keeps every seat for a player of the match before it (its bots sat down
+        // with the offer): no seat is free for another bot.
+        if !change.plan().await?.is_empty() {
+            return Err(MatchError::SeatsKept);
+        }
         let bot = request.seat(taken as Seat, &change.seats);
         change
             .take_seat(bot.seat, &bot.account_id, "", bot.bot, store::now())

@@ -58,6 +58,9 @@ pub enum MatchError {
     /// Joining a rematch one did not play the match before of.
     #[error("This rematch is for the players of the match before it.")]
     NotInRematch,
+    /// A bot for a seat of a rematch: its seats are kept for the players of the match before.
+    #[error("The free seats of this rematch are kept for the players of the match before it.")]
+    SeatsKept,
     /// A rematch of a match still being played (or waiting for players).
     #[error("A rematch is offered once the match has ended.")]
     NotOver,
@@ -156,6 +159,7 @@ impl MatchError {
             MatchError::TooManyBots { .. } => "too_many_bots",
             MatchError::HintsOff => "hints_off",
             MatchError::NotInRematch => "not_in_rematch",
+            MatchError::SeatsKept => "seats_kept",
             MatchError::NotOver => "match_not_over",
             MatchError::PlayerGone => "player_gone",
             MatchError::NotCreator => "not_match_creator",

@@ -10,8 +10,8 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::access;
-use super::cache::MatchState;
 use super::feed::LoggedEvent;
+use super::log;
 use super::state::{Intent, RACES_RETRIED_FOR};
 use super::{MatchError, Matches};
 use crate::rules::{Event, Seat};
@@ -22,17 +22,14 @@ pub const MOST_CHARACTERS: usize = 500;
 /// The most messages one seat says in a minute.
 pub const PER_MINUTE: usize = 10;
 
-/// How far back in the log the pace of a seat's talk is counted: more than a minute of any
-/// table's events.
-const PACE_WINDOW: i64 = 200;
-
 /// Something to say to the table.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"text": "Nice run on the north pile!"}))]
 pub struct NewMessage {
-    /// Plain text, 1–500 characters, no control characters but line breaks. It is never
-    /// interpreted: clients must show it as text, not as markup.
+    /// Plain text, 1–500 characters, no control characters but line breaks and no
+    /// bidirectional embeddings, overrides or isolates (U+202A–U+202E, U+2066–U+2069). It is
+    /// never interpreted: clients must show it as text, not as markup.
     pub text: String,
 }
 
@@ -50,7 +47,7 @@ impl Matches {
         loop {
             let seen = self.current(match_id, account_id, Intent::Watch).await?;
             let seat = access::player(seen.seat)?;
-            self.check_pace(match_id, &seen.current, seat).await?;
+            self.check_pace(match_id, seat).await?;
             let events = seen.current.state.talk(seat, text.clone())?;
             let said = LoggedEvent {
                 seq: seen.current.version + 1,
@@ -66,29 +63,21 @@ impl Matches {
     }
 
     /// Refuses a seat that said [`PER_MINUTE`] messages in the last minute, saying when it
-    /// may speak again.
-    async fn check_pace(
-        &self,
-        match_id: &str,
-        current: &MatchState,
-        seat: Seat,
-    ) -> Result<(), MatchError> {
+    /// may speak again. Counted by time from the log, so every process agrees however busy the
+    /// table is.
+    async fn check_pace(&self, match_id: &str, seat: Seat) -> Result<(), MatchError> {
         let now = self.clock.now();
-        let recent = self
-            .recorded(
-                match_id,
-                (current.version - PACE_WINDOW).max(0),
-                PACE_WINDOW,
-            )
-            .await?;
-        let said: Vec<i64> = recent
-            .iter()
-            .filter(|recorded| recorded.at > now - 60)
-            .filter(|recorded| matches!(recorded.event, Event::TableTalk { seat: who, .. } if who == seat))
-            .map(|recorded| recorded.at)
-            .collect();
+        let mut said = Vec::new();
+        for stored in self.db.events_written_after(match_id, now - 60).await? {
+            let recorded = log::decode(stored)?;
+            if matches!(recorded.event, Event::TableTalk { seat: who, .. } if who == seat) {
+                said.push(recorded.at);
+            }
+        }
         match said.len().checked_sub(PER_MINUTE) {
             None => Ok(()),
+            // Talk again once the oldest messages that keep the count at the limit are a minute
+            // old.
             Some(over) => Err(MatchError::TooManyMessages {
                 retry_after: (said[over] + 60 - now).max(1) as u64,
             }),
@@ -113,7 +102,21 @@ fn checked(text: String) -> Result<String, MatchError> {
     if text.chars().any(|c| c.is_control() && c != '\n') {
         return refuse("A message holds no control characters but line breaks.");
     }
+    if text.chars().any(is_bidi_control) {
+        return refuse(
+            "A message holds no bidirectional embeddings, overrides or isolates \
+             (U+202A to U+202E, U+2066 to U+2069).",
+        );
+    }
     Ok(text)
+}
+
+/// The bidirectional embeddings, overrides and isolates: invisible, they reorder the text
+/// after them (in a client that shows talk beside names and cards, a message could seem to say
+/// what it does not), so talk refuses them. Marks (U+200E, U+200F) stay: they reorder nothing
+/// beyond a character.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 #[cfg(test)]
@@ -127,7 +130,12 @@ mod tests {
             "gg\nwell played"
         );
         assert_eq!(checked("é".repeat(500)).unwrap().chars().count(), 500);
-        for refused in ["", "  \n ", "bell\u{7}", "tab\there", &"x".repeat(501)] {
+        assert!(checked("שלום\u{200F} gg".into()).is_ok());
+        let bidi = ["a\u{202A}b", "a\u{202E}b", "a\u{2066}b", "a\u{2069}b"];
+        for refused in ["", "  \n ", "bell\u{7}", "tab\there", &"x".repeat(501)]
+            .into_iter()
+            .chain(bidi)
+        {
             assert!(
                 matches!(
                     checked(refused.into()),

@@ -4,7 +4,7 @@
 use sqlx::Row;
 
 use super::notifications::{self, NewNotification};
-use super::{Db, StoreError};
+use super::{Db, Owner, StoreError};
 
 /// What became of an invitation.
 #[derive(Debug, PartialEq, Eq)]
@@ -29,6 +29,8 @@ impl Db {
     ) -> Result<Invited, StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
+            // The count below and the insert are one step under the match's lock.
+            self.lock_row(&mut transaction, Owner::Match, match_id).await?;
             let before = sqlx::query(
                 "SELECT invited_at FROM match_invitations WHERE match_id = $1 AND account_id = $2",
             )

@@ -281,6 +281,16 @@ pub struct StoredEvent {
     pub at: i64,
 }
 
+/// A row of `match_events` (`seq, event, hash, created_at`).
+fn stored_event(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
+    Ok(StoredEvent {
+        seq: row.try_get("seq")?,
+        event: row.try_get("event")?,
+        hash: row.try_get("hash")?,
+        at: row.try_get("created_at")?,
+    })
+}
+
 /// Which matches a listing shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listing {
@@ -577,14 +587,25 @@ impl Db {
             .fetch_all(self.pool()))
             .await?;
         rows.iter()
-            .map(|row| {
-                Ok(StoredEvent {
-                    seq: row.try_get("seq")?,
-                    event: row.try_get("event")?,
-                    hash: row.try_get("hash")?,
-                    at: row.try_get("created_at")?,
-                })
-            })
+            .map(stored_event)
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// A match's events written after the time `since` (seconds), in log order: what a window
+    /// of time holds of the log, however busy the table was.
+    pub async fn events_written_after(
+        &self,
+        match_id: &str,
+        since: i64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = self.timed(sqlx::query("SELECT seq, event, hash, created_at FROM match_events WHERE match_id = $1 AND created_at > $2 ORDER BY seq")
+            .bind(match_id)
+            .bind(since)
+            .fetch_all(self.pool()))
+            .await?;
+        rows.iter()
+            .map(stored_event)
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
     }
@@ -728,6 +749,15 @@ pub(super) async fn insert_in(
         .bind(new.secret)
         .execute(&mut **transaction)
         .await?;
+    let outside = |seat: Seat| seat >= new.row.seat_count;
+    if new.seats.iter().any(|taken| outside(taken.seat))
+        || new.plan.iter().any(|(seat, _)| outside(*seat))
+    {
+        return Err(StoreError::Corrupt(format!(
+            "a new match of {} seats with a seat outside them",
+            new.row.seat_count
+        )));
+    }
     for seat in new.seats {
         sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
             .bind(&new.row.id)

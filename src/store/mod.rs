@@ -240,6 +240,32 @@ impl Db {
         }
     }
 
+    /// Locks the row `id` of `table` (`accounts`, `matches`) until `transaction` ends, so that
+    /// what the transaction counts under it and then inserts is one serialised step: a cap
+    /// holds under concurrent requests. On PostgreSQL the row is locked (`FOR UPDATE`); on
+    /// SQLite a write transaction holds the database's lock from its start already. `false`:
+    /// there is no such row.
+    pub(crate) async fn lock_row(
+        &self,
+        transaction: &mut Transaction<'static, Any>,
+        table: Owner,
+        id: &str,
+    ) -> Result<bool, sqlx::Error> {
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let table = match table {
+            Owner::Account => "accounts",
+            Owner::Match => "matches",
+        };
+        let row = sqlx::query(&format!("SELECT id FROM {table} WHERE id = $1{lock}"))
+            .bind(id)
+            .fetch_optional(&mut **transaction)
+            .await?;
+        Ok(row.is_some())
+    }
+
     /// On PostgreSQL: what the append writer did so far.
     pub fn append_statistics(&self) -> Option<append::Statistics> {
         self.batcher.as_ref().map(append::Batcher::statistics)
@@ -249,6 +275,15 @@ impl Db {
     pub fn backend(&self) -> Backend {
         self.backend
     }
+}
+
+/// Whose row [`Db::lock_row`] locks: the owner of what a cap counts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Owner {
+    /// An account (its personal tokens, its webhooks).
+    Account,
+    /// A match (its invitations).
+    Match,
 }
 
 /// Runs `operation` for at most `limit` (see [`Db::timed`]).

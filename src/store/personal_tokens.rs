@@ -3,7 +3,7 @@
 
 use sqlx::Row;
 
-use super::{Db, StoreError};
+use super::{Db, Owner, StoreError};
 
 /// A stored personal access token.
 #[derive(Clone, Debug)]
@@ -43,9 +43,27 @@ fn from_row(row: &sqlx::any::AnyRow) -> Result<PersonalToken, sqlx::Error> {
 }
 
 impl Db {
-    /// Stores a new token.
-    pub async fn insert_personal_token(&self, token: &PersonalToken) -> Result<(), StoreError> {
-        self.timed(
+    /// Stores a new token unless its account has `most` tokens already (`false`: nothing was
+    /// stored). The count and the insert are one step under a lock on the account's row, so
+    /// concurrent creations cannot pass the cap together.
+    pub async fn insert_personal_token(
+        &self,
+        token: &PersonalToken,
+        most: usize,
+    ) -> Result<bool, StoreError> {
+        self.timed(async {
+            let mut transaction = self.begin_write().await?;
+            self.lock_row(&mut transaction, Owner::Account, &token.account_id)
+                .await?;
+            let count: i64 =
+                sqlx::query("SELECT COUNT(*) AS n FROM personal_tokens WHERE account_id = $1")
+                    .bind(&token.account_id)
+                    .fetch_one(&mut *transaction)
+                    .await?
+                    .try_get("n")?;
+            if count >= most as i64 {
+                return Ok(false);
+            }
             sqlx::query(&format!(
                 "INSERT INTO personal_tokens ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
             ))
@@ -57,11 +75,13 @@ impl Db {
             .bind(token.created_at)
             .bind(token.expires_at)
             .bind(token.last_used_at)
-            .execute(self.pool()),
-        )
+            .execute(&mut *transaction)
+            .await?;
+            transaction.commit().await?;
+            Ok::<_, StoreError>(true)
+        })
         .await
-        .map_err(StoreError::of_write)?;
-        Ok(())
+        .map_err(StoreError::of_write)
     }
 
     /// The token with this hash.

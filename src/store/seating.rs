@@ -84,6 +84,12 @@ impl SeatChange {
         bot: Option<Level>,
         now: i64,
     ) -> Result<(), StoreError> {
+        if seat >= self.row.seat_count {
+            return Err(StoreError::Corrupt(format!(
+                "seat {seat} of a match of {} seats",
+                self.row.seat_count
+            )));
+        }
         let timeout = self.timeout;
         within(timeout, async {
             sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
@@ -136,7 +142,32 @@ impl SeatChange {
     }
 
     /// Moves every player to the seat `plan` gives them (a full rematch, before its deal).
+    /// Every seated account must be in the plan, each once, in a seat of the match: otherwise
+    /// nothing is moved and the change fails (and rolls back whole), so no seat is ever left
+    /// at the temporary number it passes through.
     pub async fn seat_as_planned(&mut self, plan: &[(Seat, String)]) -> Result<(), StoreError> {
+        let mut planned: Vec<&str> = plan.iter().map(|(_, account)| account.as_str()).collect();
+        let mut seated: Vec<&str> = self
+            .seats
+            .iter()
+            .map(|taken| taken.account_id.as_str())
+            .collect();
+        planned.sort_unstable();
+        seated.sort_unstable();
+        let mut seats: Vec<Seat> = plan.iter().map(|(seat, _)| *seat).collect();
+        seats.sort_unstable();
+        seats.dedup();
+        if planned != seated
+            || seats.len() != plan.len()
+            || seats
+                .last()
+                .is_some_and(|seat| *seat >= self.row.seat_count)
+        {
+            return Err(StoreError::Corrupt(format!(
+                "match {}: the seats taken do not match its plan",
+                self.row.id
+            )));
+        }
         let timeout = self.timeout;
         within(timeout, async {
             // Out of the way first, so (match_id, seat) stays unique throughout.
@@ -145,7 +176,7 @@ impl SeatChange {
                 .execute(&mut *self.transaction)
                 .await?;
             for (seat, account_id) in plan {
-                sqlx::query(
+                let moved = sqlx::query(
                     "UPDATE match_seats SET seat = $1 WHERE match_id = $2 AND account_id = $3",
                 )
                 .bind(i64::from(*seat))
@@ -153,6 +184,13 @@ impl SeatChange {
                 .bind(account_id)
                 .execute(&mut *self.transaction)
                 .await?;
+                if moved.rows_affected() != 1 {
+                    return Err(StoreError::Corrupt(format!(
+                        "match {}: a planned player holds {} seats",
+                        self.row.id,
+                        moved.rows_affected()
+                    )));
+                }
                 if let Some(taken) = self
                     .seats
                     .iter_mut()

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use sqlx::Row;
 
 use super::work::{Claim, claim_statement};
-use super::{Db, StoreError};
+use super::{Db, Owner, StoreError};
 
 /// A stored webhook.
 #[derive(Clone, Debug)]
@@ -116,22 +116,26 @@ fn webhook_from_row(row: &sqlx::any::AnyRow) -> Result<WebhookRow, sqlx::Error> 
 }
 
 impl Db {
-    /// How many webhooks an account has.
-    pub async fn count_webhooks(&self, account_id: &str) -> Result<i64, StoreError> {
-        let row = self
-            .timed(
-                sqlx::query("SELECT COUNT(*) AS n FROM webhooks WHERE account_id = $1")
-                    .bind(account_id)
-                    .fetch_one(self.pool()),
-            )
-            .await?;
-        Ok(row.try_get("n")?)
-    }
-
-    /// Stores a new webhook and the types it wants.
-    pub async fn insert_webhook(&self, webhook: &WebhookRow) -> Result<(), StoreError> {
+    /// Stores a new webhook and the types it wants, unless its account has `most` webhooks
+    /// already (`false`: nothing was stored). The count and the insert are one step under a
+    /// lock on the account's row, so concurrent creations cannot pass the cap together.
+    pub async fn insert_webhook(
+        &self,
+        webhook: &WebhookRow,
+        most: usize,
+    ) -> Result<bool, StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
+            self.lock_row(&mut transaction, Owner::Account, &webhook.account_id)
+                .await?;
+            let count: i64 = sqlx::query("SELECT COUNT(*) AS n FROM webhooks WHERE account_id = $1")
+                .bind(&webhook.account_id)
+                .fetch_one(&mut *transaction)
+                .await?
+                .try_get("n")?;
+            if count >= most as i64 {
+                return Ok(false);
+            }
             sqlx::query(
                 "INSERT INTO webhooks (id, account_id, url, secret, created_at) VALUES ($1, $2, $3, $4, $5)",
             )
@@ -150,7 +154,7 @@ impl Db {
                     .await?;
             }
             transaction.commit().await?;
-            Ok::<_, StoreError>(())
+            Ok::<_, StoreError>(true)
         })
         .await
         .map_err(StoreError::of_write)

@@ -7,6 +7,7 @@ mod bots;
 mod browsers;
 mod clocks;
 mod hardening;
+mod hardening_ii;
 mod helpers;
 mod matches;
 mod notifications;

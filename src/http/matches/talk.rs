@@ -13,8 +13,9 @@ use crate::matches::{LoggedEvent, Matches, NewMessage};
 /// Everyone who reads the match's feed, stream or export gets it, in order with the play (on a
 /// public match, spectators too). It changes nothing at the table, so a move whose
 /// `expected_version` was read before it is still accepted. Plain text of 1–500 characters with
-/// no control characters but line breaks, never interpreted as markup; at most 10 messages a
-/// minute per seat.
+/// no control characters but line breaks and no bidirectional embeddings, overrides or isolates,
+/// never interpreted as markup; at most 10 messages in any 60 seconds per seat (`Retry-After`
+/// says when the next may be said).
 #[utoipa::path(
     tag = "matches",
     params(("id" = uuid::Uuid, Path, description = "The match's id")),
@@ -24,7 +25,7 @@ use crate::matches::{LoggedEvent, Matches, NewMessage};
         (status = 403, description = "`not_a_player`: you have no seat in this match", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_not_started`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid_message` (empty, too long, control characters), `hand_over` (the match is over), or a bad body", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_message` (empty, too long, control characters, bidirectional controls), `hand_over` (the match is over), or a bad body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`too_many_messages`: 10 in the last minute; see `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ),

@@ -235,9 +235,6 @@ impl Notifications {
                 ),
             ));
         }
-        if self.db.count_webhooks(account_id).await? >= MOST_PER_ACCOUNT as i64 {
-            return Err(NotificationError::TooManyWebhooks(MOST_PER_ACCOUNT));
-        }
         let secret = SigningSecret::generate();
         let row = WebhookRow {
             id: uuid::Uuid::new_v4().to_string(),
@@ -250,7 +247,9 @@ impl Notifications {
             disabled_reason: None,
             failing_since: None,
         };
-        self.db.insert_webhook(&row).await?;
+        if !self.db.insert_webhook(&row, MOST_PER_ACCOUNT).await? {
+            return Err(NotificationError::TooManyWebhooks(MOST_PER_ACCOUNT));
+        }
         Ok(CreatedWebhook {
             webhook: row.into(),
             secret: secret.reveal(),

@@ -1,0 +1,293 @@
+//! Hardening II (issue 16): the surface added for clocks, bots, notifications, tokens and
+//! browsers, tried as a hostile client would. One test per finding, named after it; each failed
+//! on the code before its fix.
+
+use serde_json::{Value, json};
+
+use crate::helpers::{
+    Player, TestApp, assert_problem, full_match, players, spawn_app, spawn_app_with,
+};
+
+/// A match between `people` that ended by everyone but the last resigning.
+async fn ended_match(app: &TestApp, people: &[Player]) -> String {
+    let id = full_match(app, people, json!({"preset": "standard"})).await;
+    for person in &people[..people.len() - 1] {
+        let left = app
+            .post_as(person, &format!("/v1/matches/{id}/leave"), &json!({}))
+            .await;
+        assert_eq!(left.status(), 204, "{}", left.text().await.unwrap());
+    }
+    id
+}
+
+#[tokio::test]
+async fn finding_01_a_bot_cannot_take_a_rematch_seat_kept_for_a_player() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let ended = ended_match(&app, &people).await;
+    let offered = app
+        .post_as(
+            &people[0],
+            &format!("/v1/matches/{ended}/rematch"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(offered.status(), 201);
+    let rematch = offered.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let bot = app
+        .post_as(
+            &people[0],
+            &format!("/v1/matches/{rematch}/bots"),
+            &json!({"level": "random"}),
+        )
+        .await;
+    assert_problem(bot, 409, "seats_kept").await;
+
+    // Nothing changed: the match still waits for B, and reads as it did.
+    let summary = app
+        .json_as(&people[0], &format!("/v1/matches/{rematch}"))
+        .await;
+    assert_eq!(summary["status"], "open");
+    assert_eq!(summary["seats"].as_array().unwrap().len(), 1);
+    app.json_as(&people[0], "/v1/matches?mine=true").await;
+    let joined = app
+        .post_as(
+            &people[1],
+            &format!("/v1/matches/{rematch}/join"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
+    let started: Value = joined.json().await.unwrap();
+    assert_eq!(started["status"], "playing");
+    let seats: Vec<u64> = started["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| seat["seat"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seats, vec![0, 1]);
+    for seat in started["seats"].as_array().unwrap() {
+        assert_eq!(seat["bot"], Value::Null, "{started}");
+    }
+    let view = app
+        .json_as(&people[1], &format!("/v1/matches/{rematch}/view"))
+        .await;
+    assert!(view["turn"].as_u64().unwrap() < 2);
+}
+
+#[tokio::test]
+async fn finding_02_a_nul_character_anywhere_is_a_400_on_both_databases() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let id = full_match(&app, &people, json!({"preset": "standard"})).await;
+    let nul = "a\u{0}b";
+
+    let mut anonymous = vec![format!("/v1/players/a%00b")];
+    for part in ["", "/view", "/events", "/replay", "/stream"] {
+        anonymous.push(format!("/v1/matches/{id}{part}?watch=%00"));
+    }
+    for path in &anonymous {
+        let answer = app.get(path, None).await;
+        assert_problem(answer, 400, "invalid_text").await;
+    }
+    for path in ["/v1/me/webhooks/a%00b", "/v1/me/webhooks/a%00b/deliveries"] {
+        let answer = app.get_as(&people[0], path).await;
+        assert_problem(answer, 400, "invalid_text").await;
+    }
+    let revoke = app
+        .client
+        .delete(format!("{}/v1/me/tokens/a%00b", app.address))
+        .bearer_auth(&people[0].token)
+        .send()
+        .await
+        .unwrap();
+    assert_problem(revoke, 400, "invalid_text").await;
+
+    let bodies = [
+        ("/v1/me/tokens", json!({"name": nul, "scopes": ["read"]})),
+        ("/v1/matches", json!({"seats": 2, "client_seed": nul})),
+        (
+            "/v1/auth/login",
+            json!({"username": nul, "password": "correct horse"}),
+        ),
+    ];
+    for (path, body) in &bodies {
+        let answer = app.post_as(&people[0], path, body).await;
+        assert_problem(answer, 400, "invalid_text").await;
+    }
+    let private = app
+        .post_as(
+            &people[0],
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    let private = private.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let invited = app
+        .post_as(
+            &people[0],
+            &format!("/v1/matches/{private}/invitations"),
+            &json!({"username": nul}),
+        )
+        .await;
+    assert_problem(invited, 400, "invalid_text").await;
+
+    // The six characters `\u0000` are text like any other.
+    let named = app
+        .post_as(
+            &people[0],
+            "/v1/me/tokens",
+            &json!({"name": "a\\u0000b", "scopes": ["read"]}),
+        )
+        .await;
+    assert_eq!(named.status(), 201, "{}", named.text().await.unwrap());
+    assert_eq!(named.json::<Value>().await.unwrap()["name"], "a\\u0000b");
+}
+
+/// Sends the requests at once; how many answered 201.
+async fn created_at_once(requests: Vec<reqwest::RequestBuilder>) -> usize {
+    let answers =
+        futures_util::future::join_all(requests.into_iter().map(|request| request.send())).await;
+    answers
+        .into_iter()
+        .filter(|answer| answer.as_ref().unwrap().status() == 201)
+        .count()
+}
+
+#[tokio::test]
+async fn finding_03_caps_hold_under_concurrent_creations() {
+    let app = spawn_app_with(|settings| {
+        settings.webhook_allowed_networks = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await;
+    let people = players(&app, 1).await;
+    let owner = &people[0];
+
+    let tokens = (0..70)
+        .map(|index| {
+            app.client
+                .post(format!("{}/v1/me/tokens", app.address))
+                .bearer_auth(&owner.token)
+                .json(&json!({"name": format!("t{index}"), "scopes": ["read"]}))
+        })
+        .collect();
+    assert_eq!(created_at_once(tokens).await, 50);
+    let listed = app.json_as(owner, "/v1/me/tokens").await;
+    assert_eq!(listed["tokens"].as_array().unwrap().len(), 50, "{listed}");
+
+    let webhooks = (0..25)
+        .map(|index| {
+            app.client
+                .post(format!("{}/v1/me/webhooks", app.address))
+                .bearer_auth(&owner.token)
+                .json(
+                    &json!({"url": format!("http://127.0.0.1:9/{index}"), "types": ["your_turn"]}),
+                )
+        })
+        .collect();
+    assert_eq!(created_at_once(webhooks).await, 10);
+    let listed = app.json_as(owner, "/v1/me/webhooks").await;
+    assert_eq!(listed["webhooks"].as_array().unwrap().len(), 10, "{listed}");
+
+    for index in 0..30 {
+        app.register(&format!("guest{index}"), "correct horse")
+            .await;
+    }
+    let created = app
+        .post_as(
+            owner,
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    let id = created.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let invitations = (0..30)
+        .map(|index| {
+            app.client
+                .post(format!("{}/v1/matches/{id}/invitations", app.address))
+                .bearer_auth(&owner.token)
+                .json(&json!({"username": format!("guest{index}")}))
+        })
+        .collect();
+    assert_eq!(created_at_once(invitations).await, 20);
+}
+
+/// Plays the seat to move's first legal action; `false` once the match has no move to make.
+async fn one_move(app: &TestApp, people: &[Player], id: &str) -> bool {
+    let view = app
+        .json_as(&people[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    let Some(turn) = view["turn"].as_u64() else {
+        return false;
+    };
+    let view = app
+        .json_as(&people[turn as usize], &format!("/v1/matches/{id}/view"))
+        .await;
+    let Some(action) = view["legal_actions"].as_array().and_then(|a| a.first()) else {
+        return false;
+    };
+    let moved = app
+        .post_as(
+            &people[turn as usize],
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": view["version"], "action": action}),
+        )
+        .await;
+    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+    true
+}
+
+fn retry_after(response: &reqwest::Response) -> i64 {
+    response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+async fn say(app: &TestApp, player: &Player, id: &str, text: &str) -> reqwest::Response {
+    let path = format!("/v1/matches/{id}/messages");
+    app.post_as(player, &path, &json!({ "text": text })).await
+}
+
+#[tokio::test]
+async fn finding_04_talk_is_paced_by_the_minute_however_busy_the_table() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let id = full_match(&app, &people, json!({"preset": "standard"})).await;
+    for index in 0..10 {
+        let said = say(&app, &people[0], &id, &format!("message {index}")).await;
+        assert_eq!(said.status(), 201);
+    }
+    // A busy table: more than 200 events within the same minute.
+    let start = app.db.match_by_id(&id).await.unwrap().unwrap().version;
+    while app.db.match_by_id(&id).await.unwrap().unwrap().version < start + 220 {
+        assert!(
+            one_move(&app, &people, &id).await,
+            "the match ended too soon"
+        );
+    }
+    // Time passes as usual besides the jumps, so the waits are checked within a few seconds.
+    app.clock.advance(20);
+    let refused = say(&app, &people[0], &id, "one too many").await;
+    let wait = retry_after(&refused);
+    assert!((30..=40).contains(&wait), "Retry-After: {wait}");
+    assert_problem(refused, 429, "too_many_messages").await;
+    app.clock.advance(wait - 5);
+    let refused = say(&app, &people[0], &id, "one too many").await;
+    assert!((1..=5).contains(&retry_after(&refused)));
+    app.clock.advance(5);
+    let said = say(&app, &people[0], &id, "now").await;
+    assert_eq!(said.status(), 201, "{}", said.text().await.unwrap());
+}
