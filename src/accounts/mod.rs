@@ -36,6 +36,9 @@ pub struct Credentials {
     pub account_id: String,
     /// Every scope for a password session; a personal access token's own.
     pub scopes: Scopes,
+    /// The personal access token that authenticated the request, if one did: what it mints
+    /// (a stream ticket) is revoked with it.
+    pub token_id: Option<String>,
 }
 
 /// Confirmation of an account's deletion.
@@ -134,6 +137,7 @@ impl Accounts {
             Credentials {
                 account_id: self.keys.verify(bearer).ok_or(AccountError::InvalidToken)?,
                 scopes: Scopes::all(),
+                token_id: None,
             }
         };
         self.check_alive(&credentials.account_id).await?;

@@ -4,6 +4,8 @@
 //!
 //! A token found valid is remembered for [`REMEMBERED_FOR`]: revoking one takes effect at once
 //! in the process that revoked it, and within that time in the others on the same database.
+//! "At once" holds against a first use racing the revocation too: a token read from the database
+//! is remembered only if no revocation happened since the read began (see [`Remembered`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -90,39 +92,59 @@ pub struct TokenList {
     pub tokens: Vec<TokenView>,
 }
 
-/// Personal tokens found valid lately, by hash.
+/// Personal tokens found valid lately, by hash, and how many revocations this process has seen.
+/// A reader notes the count ([`Remembered::generation`]) before it reads a token from the
+/// database and remembers the token only if the count is unchanged: a revocation that came in
+/// between may have deleted the row after the read, and remembering the token then would bring
+/// it back for [`REMEMBERED_FOR`].
 #[derive(Debug, Default)]
-pub(super) struct Remembered(Mutex<HashMap<String, (PersonalToken, Instant)>>);
+pub(super) struct Remembered(Mutex<Memory>);
+
+#[derive(Debug, Default)]
+struct Memory {
+    tokens: HashMap<String, (PersonalToken, Instant)>,
+    revocations: u64,
+}
 
 impl Remembered {
-    fn get(&self, hash: &str) -> Option<PersonalToken> {
-        let known = self
-            .0
+    fn memory(&self) -> std::sync::MutexGuard<'_, Memory> {
+        self.0
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        known
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn get(&self, hash: &str) -> Option<PersonalToken> {
+        self.memory()
+            .tokens
             .get(hash)
             .filter(|(_, checked)| checked.elapsed() < REMEMBERED_FOR)
             .map(|(token, _)| token.clone())
     }
 
-    fn put(&self, token: PersonalToken) {
-        let mut known = self
-            .0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if known.len() >= MOST_REMEMBERED {
-            known.clear();
+    /// How many revocations this process has seen: note it before reading a token.
+    fn generation(&self) -> u64 {
+        self.memory().revocations
+    }
+
+    /// Remembers `token`, read when the count of revocations was `generation`, unless a
+    /// revocation came since.
+    fn put(&self, token: PersonalToken, generation: u64) {
+        let mut memory = self.memory();
+        if memory.revocations != generation {
+            return;
         }
-        known.insert(token.token_hash.clone(), (token, Instant::now()));
+        if memory.tokens.len() >= MOST_REMEMBERED {
+            memory.tokens.clear();
+        }
+        memory
+            .tokens
+            .insert(token.token_hash.clone(), (token, Instant::now()));
     }
 
     fn forget(&self, id: &str) {
-        let mut known = self
-            .0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        known.retain(|_, (token, _)| token.id != id);
+        let mut memory = self.memory();
+        memory.revocations += 1;
+        memory.tokens.retain(|_, (token, _)| token.id != id);
     }
 }
 
@@ -146,6 +168,7 @@ impl Accounts {
         token: &str,
     ) -> Result<Credentials, AccountError> {
         let hash = personal::hash(token);
+        let generation = self.personal.generation();
         let stored = match self.personal.get(&hash) {
             Some(stored) => stored,
             None => {
@@ -154,7 +177,7 @@ impl Accounts {
                     .personal_token(&hash)
                     .await?
                     .ok_or(AccountError::InvalidToken)?;
-                self.personal.put(stored.clone());
+                self.personal.put(stored.clone(), generation);
                 stored
             }
         };
@@ -169,20 +192,21 @@ impl Accounts {
             .last_used_at
             .is_none_or(|used| now - used >= LAST_USE_RESOLUTION)
         {
-            self.note_use(stored.clone(), now);
+            self.note_use(stored.clone(), now, generation);
         }
         let scopes = Scopes::from_stored(&stored.scopes)
             .ok_or_else(|| AccountError::Corrupt(format!("scopes `{}`", stored.scopes)))?;
         Ok(Credentials {
             account_id: stored.account_id,
             scopes,
+            token_id: Some(stored.id),
         })
     }
 
     /// Writes a token's last use, off the request's path.
-    fn note_use(&self, mut token: PersonalToken, now: i64) {
+    fn note_use(&self, mut token: PersonalToken, now: i64, generation: u64) {
         token.last_used_at = Some(now);
-        self.personal.put(token.clone());
+        self.personal.put(token.clone(), generation);
         let db = self.db.clone();
         tokio::spawn(async move {
             if let Err(error) = db.touch_personal_token(&token.id, now).await {
@@ -255,7 +279,7 @@ impl Accounts {
         })
     }
 
-    /// Revokes one of the caller's personal access tokens.
+    /// Revokes one of the caller's personal access tokens, and the stream tickets it minted.
     pub async fn revoke_token(&self, account_id: &str, id: &str) -> Result<(), AccountError> {
         if !self.db.delete_personal_token(account_id, id).await? {
             return Err(AccountError::TokenNotFound);

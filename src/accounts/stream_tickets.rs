@@ -29,16 +29,23 @@ pub struct StreamTicket {
 }
 
 impl Accounts {
-    /// A new ticket for the caller's streams.
+    /// A new ticket for the caller's streams. A ticket minted by a personal access token is
+    /// revoked with that token; every ticket of an account goes when the account is deleted.
     pub async fn issue_stream_ticket(
         &self,
-        account_id: &str,
+        caller: &Credentials,
     ) -> Result<StreamTicket, AccountError> {
         let ticket = format!("{PREFIX}{}", crate::random::token::<32>());
         let now = store::now();
         let expires_at = now + TICKET_SECONDS;
         self.db
-            .insert_stream_ticket(&refresh::hash(&ticket), account_id, expires_at, now)
+            .insert_stream_ticket(
+                &refresh::hash(&ticket),
+                &caller.account_id,
+                caller.token_id.as_deref(),
+                expires_at,
+                now,
+            )
             .await?;
         Ok(StreamTicket {
             ticket,
@@ -56,6 +63,7 @@ impl Accounts {
         Ok(Credentials {
             account_id,
             scopes: Scopes::from_iter([Scope::Read]),
+            token_id: None,
         })
     }
 }

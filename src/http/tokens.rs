@@ -93,7 +93,7 @@ pub async fn create_stream_ticket(
     accounts: web::Data<Accounts>,
     caller: Caller<Read>,
 ) -> Result<HttpResponse, ApiError> {
-    let ticket = accounts.issue_stream_ticket(&caller.account_id).await?;
+    let ticket = accounts.issue_stream_ticket(&caller.credentials).await?;
     Ok(HttpResponse::Created()
         .insert_header((CACHE_CONTROL, "no-store"))
         .json(ticket))

@@ -85,8 +85,10 @@ impl Db {
             .bind(DELETED_USERNAME)
             .execute(&mut *transaction)
             .await?;
-            // Its tokens, webhooks (their deliveries with them) and notifications go too.
+            // Its tokens and stream tickets, webhooks (their deliveries with them) and
+            // notifications go too.
             for table in [
+                "stream_tickets",
                 "refresh_tokens",
                 "personal_tokens",
                 "webhooks",

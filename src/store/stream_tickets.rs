@@ -6,12 +6,14 @@ use sqlx::Row;
 use super::{Db, StoreError};
 
 impl Db {
-    /// Stores a ticket for `account_id` valid until `expires_at`, and forgets tickets that
-    /// expired before `now` (nobody can use them any more).
+    /// Stores a ticket for `account_id`, minted by the personal token `token_id` if one, valid
+    /// until `expires_at`, and forgets tickets that expired before `now` (nobody can use them
+    /// any more). Deleting the token deletes its tickets (`ON DELETE CASCADE`).
     pub async fn insert_stream_ticket(
         &self,
         ticket_hash: &str,
         account_id: &str,
+        token_id: Option<&str>,
         expires_at: i64,
         now: i64,
     ) -> Result<(), StoreError> {
@@ -21,10 +23,12 @@ impl Db {
                 .execute(self.pool())
                 .await?;
             sqlx::query(
-                "INSERT INTO stream_tickets (ticket_hash, account_id, expires_at) VALUES ($1, $2, $3)",
+                "INSERT INTO stream_tickets (ticket_hash, account_id, token_id, expires_at) \
+                 VALUES ($1, $2, $3, $4)",
             )
             .bind(ticket_hash)
             .bind(account_id)
+            .bind(token_id)
             .bind(expires_at)
             .execute(self.pool())
             .await?;

@@ -291,3 +291,91 @@ async fn finding_04_talk_is_paced_by_the_minute_however_busy_the_table() {
     let said = say(&app, &people[0], &id, "now").await;
     assert_eq!(said.status(), 201, "{}", said.text().await.unwrap());
 }
+
+/// A personal token of `player` with these scopes: its id and secret.
+async fn personal_token(app: &TestApp, player: &Player, scopes: Value) -> (String, String) {
+    let created = app
+        .post_as(
+            player,
+            "/v1/me/tokens",
+            &json!({"name": "t", "scopes": scopes}),
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.unwrap();
+    (
+        created["id"].as_str().unwrap().to_owned(),
+        created["token"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// A stream ticket asked for with `token`.
+async fn stream_ticket(app: &TestApp, token: &str) -> String {
+    let issued = app
+        .client
+        .post(format!("{}/v1/me/stream-tickets", app.address))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(issued.status(), 201);
+    issued.json::<Value>().await.unwrap()["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn finding_05_a_revoked_token_and_its_tickets_stop_at_once() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let owner = &people[0];
+
+    // A first use racing the revocation must not bring the token back.
+    for _ in 0..100 {
+        let (id, token) = personal_token(&app, owner, json!(["read"])).await;
+        let uses = (0..4).map(|_| app.get("/v1/me", Some(&token)));
+        let revoke = app
+            .client
+            .delete(format!("{}/v1/me/tokens/{id}", app.address))
+            .bearer_auth(&owner.token)
+            .send();
+        let (revoked, _) = tokio::join!(revoke, futures_util::future::join_all(uses));
+        assert_eq!(revoked.unwrap().status(), 204);
+        let after = app.get("/v1/me", Some(&token)).await;
+        assert_problem(after, 401, "invalid_token").await;
+    }
+
+    // A ticket minted by a token goes with the token.
+    let (id, token) = personal_token(&app, owner, json!(["read"])).await;
+    let ticket = stream_ticket(&app, &token).await;
+    let revoked = app
+        .client
+        .delete(format!("{}/v1/me/tokens/{id}", app.address))
+        .bearer_auth(&owner.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), 204);
+    let opened = app
+        .get(&format!("/v1/me/stream?ticket={ticket}"), None)
+        .await;
+    assert_problem(opened, 401, "invalid_stream_ticket").await;
+
+    // A ticket of a deleted account goes with the account.
+    let deleted = &people[1];
+    let ticket = stream_ticket(&app, &deleted.token).await;
+    let gone = app
+        .client
+        .delete(format!("{}/v1/me", app.address))
+        .bearer_auth(&deleted.token)
+        .json(&json!({"password": "correct horse"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 204);
+    let opened = app
+        .get(&format!("/v1/me/stream?ticket={ticket}"), None)
+        .await;
+    assert_problem(opened, 401, "invalid_stream_ticket").await;
+}
