@@ -8,7 +8,9 @@ use crate::matches::Matches;
 use crate::matches::players::PlayerPage;
 
 /// A player's page: matches played, won, resigned, timed out, aborted and being played,
-/// overall and by preset. Anybody may see it, also without a token: counts only.
+/// overall and by preset. Anybody may see it, also without a token: counts only, of public
+/// matches only. A player reading their own page sees their private matches counted too
+/// (`private_included`). Bot seats have no page.
 #[utoipa::path(
     tag = "matches",
     params(("username" = String, Path, description = "The player's username (any case)")),
@@ -21,8 +23,10 @@ use crate::matches::players::PlayerPage;
 #[get("/v1/players/{username}")]
 pub async fn get_player(
     matches: web::Data<Matches>,
-    _watcher: Watcher,
+    watcher: Watcher,
     username: web::Path<String>,
 ) -> Result<web::Json<PlayerPage>, ApiError> {
-    Ok(web::Json(matches.player(&username).await?))
+    Ok(web::Json(
+        matches.player(&username, watcher.account_id()).await?,
+    ))
 }

@@ -57,7 +57,8 @@ pub async fn list_tokens(
 }
 
 /// Revoke a personal access token: it stops working at once on this server process, and
-/// within 5 seconds on every other.
+/// within 5 seconds on every other. The stream tickets it asked for and has not used stop
+/// working at once.
 #[utoipa::path(
     tag = "accounts",
     params(("id" = uuid::Uuid, Path, description = "The token's id")),

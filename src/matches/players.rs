@@ -1,6 +1,6 @@
 //! Player pages: what an account has played, won and left, overall and by preset, as anybody
-//! may see it. Counts only: which matches, and what happened in private ones, stay with their
-//! players.
+//! may see it. Counts only, and of public matches only: private matches stay invisible to
+//! everyone outside them, so they count on a page only when the player reads their own.
 
 use std::collections::BTreeMap;
 
@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use super::{MatchError, Matches};
 use crate::rules::{Event, OutReason, Preset, Rules};
-use crate::store::matches::MatchStatus;
+use crate::store::matches::{MatchStatus, Visibility};
 
 /// What a player has done at the tables.
 #[derive(Serialize, ToSchema)]
@@ -19,7 +19,8 @@ use crate::store::matches::MatchStatus;
     "by_preset": [
         {"preset": "standard", "played": 9, "won": 4, "resigned": 1, "timed_out": 0, "aborted": 1, "playing": 1},
         {"preset": "custom", "played": 3, "won": 1, "resigned": 0, "timed_out": 0, "aborted": 0, "playing": 1}
-    ]
+    ],
+    "private_included": false
 }))]
 pub struct PlayerPage {
     /// The username, as registered.
@@ -28,11 +29,13 @@ pub struct PlayerPage {
     #[serde(with = "crate::clock::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub member_since: i64,
-    /// Every match the player sat in.
+    /// Every public match the player sat in; private ones too when `private_included`.
     pub matches: Tally,
     /// The same by the preset each table's rules are (`custom` for any other rules), most
     /// played first.
     pub by_preset: Vec<PresetTally>,
+    /// `true` when the player reads their own page: their private matches are counted too.
+    pub private_included: bool,
 }
 
 /// Counts of matches.
@@ -63,14 +66,17 @@ pub struct PresetTally {
 }
 
 impl Matches {
-    /// The page of the player called `username`.
-    pub async fn player(&self, username: &str) -> Result<PlayerPage, MatchError> {
+    /// The page of the player called `username`, as `reader` (an account id, or
+    /// [`super::access::NOBODY`]) may see it.
+    pub async fn player(&self, username: &str, reader: &str) -> Result<PlayerPage, MatchError> {
         let account = self
             .db
             .account_by_username(username)
             .await?
             .ok_or(MatchError::NoSuchPlayer)?;
-        let sat_in = self.db.matches_sat_in(&account.id).await?;
+        let private_included = account.id == reader;
+        let mut sat_in = self.db.matches_sat_in(&account.id).await?;
+        sat_in.retain(|(row, _)| private_included || row.visibility == Visibility::Public);
         let mut left: BTreeMap<String, OutReason> = BTreeMap::new();
         for (match_id, stored) in self.db.seats_out_of(&account.id).await? {
             let seat_of_player = sat_in
@@ -119,6 +125,7 @@ impl Matches {
             member_since: account.created_at,
             matches: overall,
             by_preset,
+            private_included,
         })
     }
 }

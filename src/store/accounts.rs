@@ -45,14 +45,20 @@ impl Db {
         Ok(())
     }
 
-    /// The account with this username, compared without regard to case.
+    /// The person's account with this username, compared without regard to case. A deleted
+    /// account or a bot account (migration 0008; ids `bot:n`) is nobody's: no login, no
+    /// invitation and no player page reaches one.
     pub async fn account_by_username(&self, username: &str) -> Result<Option<Account>, StoreError> {
-        let row = self.timed(sqlx::query(
-            "SELECT id, username, password_hash, created_at FROM accounts WHERE username_key = $1 AND deleted_at IS NULL",
-        )
-        .bind(username.to_lowercase())
-        .fetch_optional(self.pool()))
-        .await?;
+        let row = self
+            .timed(
+                sqlx::query(
+                    "SELECT id, username, password_hash, created_at FROM accounts \
+             WHERE username_key = $1 AND deleted_at IS NULL AND id NOT LIKE 'bot:%'",
+                )
+                .bind(username.to_lowercase())
+                .fetch_optional(self.pool()),
+            )
+            .await?;
         Ok(row.as_ref().map(from_row).transpose()?)
     }
 

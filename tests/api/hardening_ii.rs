@@ -379,3 +379,84 @@ async fn finding_05_a_revoked_token_and_its_tickets_stop_at_once() {
         .await;
     assert_problem(opened, 401, "invalid_stream_ticket").await;
 }
+
+#[tokio::test]
+async fn finding_06_bot_accounts_are_not_players() {
+    let app = spawn_app().await;
+    let people = players(&app, 1).await;
+    // A bot sat in a match, so its account has something to count.
+    let solo = app
+        .post_as(
+            &people[0],
+            "/v1/matches",
+            &json!({"seats": 2, "bots": [{"level": "random"}]}),
+        )
+        .await;
+    assert_eq!(solo.status(), 201, "{}", solo.text().await.unwrap());
+    let created = app
+        .post_as(
+            &people[0],
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    let private = created.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for number in 1..=8 {
+        let name = format!("[bot]:{number}");
+        let page = app
+            .get(&format!("/v1/players/%5Bbot%5D:{number}"), None)
+            .await;
+        assert_problem(page, 404, "player_not_found").await;
+        let invited = app
+            .post_as(
+                &people[0],
+                &format!("/v1/matches/{private}/invitations"),
+                &json!({"username": name}),
+            )
+            .await;
+        assert_problem(invited, 422, "unknown_username").await;
+    }
+    // Logins are limited per address: two tries say enough.
+    for password in ["", "correct horse"] {
+        let login = app
+            .post(
+                "/v1/auth/login",
+                &json!({"username": "[bot]:1", "password": password}),
+            )
+            .await;
+        assert_problem(login, 401, "invalid_credentials").await;
+    }
+    let page = app.get("/v1/players/%5Bbot%5D", None).await;
+    assert_problem(page, 404, "player_not_found").await;
+}
+
+#[tokio::test]
+async fn finding_07_a_public_page_counts_public_matches_only() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    crate::helpers::private_match(&app, &people).await;
+    let page = app.get("/v1/players/player0", None).await;
+    let page: Value = page.json().await.unwrap();
+    assert_eq!(page["matches"]["playing"], 0, "{page}");
+    assert_eq!(page["private_included"], false);
+    assert_eq!(page["by_preset"], json!([]));
+    let other = app.json_as(&people[1], "/v1/players/player0").await;
+    assert_eq!(other["matches"]["playing"], 0);
+
+    // The player sees their own private results.
+    let own = app.json_as(&people[0], "/v1/players/player0").await;
+    assert_eq!(own["matches"]["playing"], 1, "{own}");
+    assert_eq!(own["private_included"], true);
+
+    full_match(&app, &people, json!({"preset": "standard"})).await;
+    let page: Value = app
+        .get("/v1/players/player0", None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(page["matches"]["playing"], 1, "{page}");
+}
