@@ -178,7 +178,8 @@ impl From<MatchError> for ApiError {
             | MatchError::InvalidQuery { .. }
             | MatchError::IdempotencyKeyReused
             | MatchError::InvalidMessage { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            MatchError::TooManyMessages { retry_after } => {
+            MatchError::TooManyMessages { retry_after }
+            | MatchError::TooManyHints { retry_after } => {
                 let seconds = *retry_after;
                 let refusal = ApiError::refused(
                     StatusCode::TOO_MANY_REQUESTS,

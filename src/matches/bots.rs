@@ -143,7 +143,9 @@ impl Matches {
         self.summary(match_id, account_id).await
     }
 
-    /// The `expert` bot's suggestion for the caller's seat, from what that seat may know.
+    /// The `expert` bot's suggestion for the caller's seat, from what that seat may know: the
+    /// one given before for the same position, or a new one within the caller's pace (see
+    /// [`super::hints`]).
     pub async fn hint(&self, match_id: &str, account_id: &str) -> Result<Hint, MatchError> {
         let seen = self.current(match_id, account_id, Intent::Watch).await?;
         let seat = access::player(seen.seat)?;
@@ -156,12 +158,22 @@ impl Matches {
             Some(turn) => return Err(RuleError::NotYourTurn { seat, turn }.into()),
             None => return Err(RuleError::HandOver.into()),
         }
+        if let Some(hint) = self.hints.remembered(match_id, current.version, seat) {
+            return Ok(hint);
+        }
+        self.hints
+            .pace(account_id)
+            .map_err(|retry_after| MatchError::TooManyHints { retry_after })?;
+        let thinking = self.hints.permit().await;
         let action = think(Level::Expert, &current, seat, match_id).await?;
-        Ok(Hint {
+        drop(thinking);
+        let hint = Hint {
             action: action.action,
             reason: action.reason,
             version: current.version,
-        })
+        };
+        self.hints.remember(match_id, seat, &hint);
+        Ok(hint)
     }
 
     /// One look for bot turns: every match where a bot is to move, claimed for this process,

@@ -134,6 +134,15 @@ pub enum MatchError {
         /// Seconds until the seat may talk again.
         retry_after: u64,
     },
+    /// An account that had as many new hints computed in the last minute as it may.
+    #[error(
+        "You asked for {} new hints in the last minute: wait {retry_after} s.",
+        super::hints::PER_MINUTE
+    )]
+    TooManyHints {
+        /// Seconds until the account may ask again.
+        retry_after: u64,
+    },
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -177,6 +186,7 @@ impl MatchError {
             MatchError::IdempotencyKeyReused => "idempotency_key_reused",
             MatchError::InvalidMessage { .. } => "invalid_message",
             MatchError::TooManyMessages { .. } => "too_many_messages",
+            MatchError::TooManyHints { .. } => "too_many_hints",
             MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
             MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
         }

@@ -36,6 +36,7 @@ pub mod clock;
 pub mod error;
 pub mod export;
 pub mod feed;
+pub mod hints;
 pub mod idempotency;
 pub mod invitations;
 pub mod lobby;
@@ -81,6 +82,8 @@ pub struct Matches {
     bot_turns: Wake,
     /// What this process's bots have done.
     bot_counts: bots::BotCounts,
+    /// Hints given, and the limits on computing new ones.
+    hints: hints::HintDesk,
 }
 
 impl Matches {
@@ -101,6 +104,7 @@ impl Matches {
             relay,
             bot_turns: Wake::default(),
             bot_counts: bots::BotCounts::default(),
+            hints: hints::HintDesk::default(),
         }
     }
 

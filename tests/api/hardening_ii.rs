@@ -460,3 +460,38 @@ async fn finding_07_a_public_page_counts_public_matches_only() {
         .unwrap();
     assert_eq!(page["matches"]["playing"], 1, "{page}");
 }
+
+#[tokio::test]
+async fn finding_08_a_position_is_hinted_once_and_new_hints_are_paced() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let id = full_match(&app, &people, json!({"preset": "standard"})).await;
+    let view = app
+        .json_as(&people[0], &format!("/v1/matches/{id}/view"))
+        .await;
+    let turn = view["turn"].as_u64().unwrap() as usize;
+    let (mover, waiting) = (&people[turn], &people[1 - turn]);
+    let path = format!("/v1/matches/{id}/hint");
+
+    // The same position, asked for many times, is computed once: all within the pace.
+    let first = app.json_as(mover, &path).await;
+    for _ in 0..30 {
+        assert_eq!(app.json_as(mover, &path).await, first);
+    }
+    // Each word of the other seat makes a new position (a new version): new hints, paced.
+    for new in 2..=10 {
+        app.clock.advance(61);
+        assert_eq!(say(&app, waiting, &id, "hm").await.status(), 201);
+        let hint = app.json_as(mover, &path).await;
+        assert!(
+            hint["version"].as_i64() > first["version"].as_i64(),
+            "hint {new}"
+        );
+    }
+    app.clock.advance(61);
+    assert_eq!(say(&app, waiting, &id, "hm").await.status(), 201);
+    let refused = app.get_as(mover, &path).await;
+    let wait = retry_after(&refused);
+    assert!((1..=60).contains(&wait), "Retry-After: {wait}");
+    assert_problem(refused, 429, "too_many_hints").await;
+}

@@ -39,7 +39,8 @@ pub async fn add_bot(
 }
 
 /// What the `expert` bot would play in your seat now, and why: computed from what your seat
-/// may know, nothing more. Only on your turn, at a table that allows hints.
+/// may know, nothing more. Only on your turn, at a table that allows hints. Asking again for
+/// the same position gives the same hint at no cost; at most 10 new hints a minute per account.
 #[utoipa::path(
     tag = "matches",
     params(("id" = uuid::Uuid, Path, description = "The match's id")),
@@ -49,6 +50,8 @@ pub async fn add_bot(
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_not_started`, `hints_off`: the table plays without hints", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`not_your_turn`, `hand_over`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`too_many_hints`: 10 new hints in the last minute; see `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ),
     security(("bearer" = ["play"]))
 )]
