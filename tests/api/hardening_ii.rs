@@ -495,3 +495,84 @@ async fn finding_08_a_position_is_hinted_once_and_new_hints_are_paced() {
     assert!((1..=60).contains(&wait), "Retry-After: {wait}");
     assert_problem(refused, 429, "too_many_hints").await;
 }
+
+/// The error of the first delivery attempt to a webhook at `url`, once it was made.
+async fn first_delivery_error(app: &TestApp, people: &[Player], url: &str) -> String {
+    let created = app
+        .post_as(
+            &people[0],
+            "/v1/me/webhooks",
+            &json!({"url": url, "types": ["match_started"]}),
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+    let webhook = created.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    full_match(app, people, json!({"preset": "standard"})).await;
+    let path = format!("/v1/me/webhooks/{webhook}/deliveries");
+    for _ in 0..200 {
+        let list = app.json_as(&people[0], &path).await;
+        if let Some(error) = list["deliveries"][0]["attempts"][0]["error"].as_str() {
+            return error.to_owned();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no delivery was attempted to {url}");
+}
+
+#[tokio::test]
+async fn finding_09_small_leaks_and_sharp_edges() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+
+    // A delivery's error says an address was not allowed, never which it was, nor whether
+    // the name resolved at all.
+    let internal = first_delivery_error(&app, &people, "https://localhost:9/hook").await;
+    assert!(
+        internal.ends_with("localhost resolves to no address a webhook may reach"),
+        "{internal}"
+    );
+    assert!(!internal.contains("127.0.0.1"), "{internal}");
+    let unknown = first_delivery_error(&app, &people, "https://no-such-host.invalid/hook").await;
+    assert_eq!(
+        unknown.replace("no-such-host.invalid", "localhost"),
+        internal,
+        "an unknown name reads as one that resolves to a private address"
+    );
+
+    // A stream ticket is taken by the two stream routes only.
+    let issued = app
+        .client
+        .post(format!("{}/v1/me/stream-tickets", app.address))
+        .bearer_auth(&people[0].token)
+        .send()
+        .await
+        .unwrap();
+    let ticket = issued.json::<Value>().await.unwrap()["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for path in [
+        "/v1/players/stream",
+        "/v1/me/webhooks/x/stream",
+        "/v1/matches/a/b/stream",
+    ] {
+        app.get(&format!("{path}?ticket={ticket}"), None).await;
+    }
+    let opened = app
+        .get(&format!("/v1/me/stream?ticket={ticket}"), None)
+        .await;
+    assert_eq!(opened.status(), 200, "the ticket is still unused");
+
+    // Talk refuses bidirectional embeddings, overrides and isolates.
+    let id = full_match(&app, &people, json!({"preset": "standard"})).await;
+    for control in [
+        '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
+        '\u{2068}', '\u{2069}',
+    ] {
+        let said = say(&app, &people[0], &id, &format!("gg{control}kcap")).await;
+        assert_problem(said, 422, "invalid_message").await;
+    }
+}
