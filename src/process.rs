@@ -29,8 +29,8 @@ pub fn raise_open_files_limit() -> io::Result<u64> {
 
 /// What a SIGBUS means here, written before the process stops.
 const BUS_ERROR: &[u8] = b"kings-corner: SIGBUS: a memory-mapped file could not be read or \
-written. With SQLite this is the database's -shm file (made unwritable, or its disk full): \
-check the files beside the database and the free space, then restart.\n";
+written (its disk full, or the file truncated or made unwritable): check the free space and \
+the files beside the database, then restart.\n";
 
 extern "C" fn on_bus_error(signal: libc::c_int) {
     // SAFETY: write(2), signal(2) and raise(3) are async-signal-safe; the message is static.

@@ -103,7 +103,7 @@ impl Db {
                         Backend::Sqlite => {
                             // Writers wait for each other instead of failing; WAL lets readers
                             // go on.
-                            connection.execute("PRAGMA busy_timeout = 5000").await?;
+                            connection.execute(sqlite_file::WAIT_FOR_LOCK).await?;
                             connection.execute("PRAGMA journal_mode = WAL").await?;
                             connection.execute("PRAGMA foreign_keys = ON").await?;
                         }
@@ -131,7 +131,7 @@ impl Db {
                     Ok(true)
                 })
             })
-            .after_release(|connection, _| {
+            .after_release(move |connection, _| {
                 Box::pin(async move {
                     // A connection still inside a transaction (its COMMIT or ROLLBACK failed: a
                     // full disk, an I/O error) must never be handed out again: on SQLite its next
@@ -142,8 +142,12 @@ impl Db {
                         return Ok(false);
                     }
                     // After an outage (or a statement abandoned at its timeout), keep only the
-                    // connections that answer at once.
+                    // connections that answer at once, and on SQLite only those that can
+                    // still write.
                     if outage::recent() {
+                        if backend == Backend::Sqlite {
+                            return Ok(sqlite_file::can_write(connection).await);
+                        }
                         let answered =
                             tokio::time::timeout(RELEASE_PING_TIMEOUT, connection.ping()).await;
                         return Ok(matches!(answered, Ok(Ok(()))));
@@ -151,7 +155,7 @@ impl Db {
                     Ok(true)
                 })
             })
-            .connect(&sqlite_file::with_create(&settings.url, backend))
+            .connect(&sqlite_file::connect_url(&settings.url, backend))
             .await
             .map_err(StartError::Connect)?;
         let mut db = Db {

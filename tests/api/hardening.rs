@@ -536,16 +536,31 @@ async fn finding_05_database_timeouts_cover_queries_in_flight() {
 }
 
 /// The server binary as its own process, on a SQLite file of its own; killed when dropped.
-struct ServerProcess {
-    child: std::process::Child,
-    address: String,
-    _dir: tempfile::TempDir,
+pub struct ServerProcess {
+    pub child: std::process::Child,
+    pub address: String,
+    pub _dir: tempfile::TempDir,
 }
 
 impl ServerProcess {
     /// Starts `kings-corner` through `wrapper` (e.g. `prlimit …`) with extra environment.
-    async fn start(wrapper: &[&str], environment: &[(&str, &str)]) -> ServerProcess {
-        let dir = tempfile::tempdir().unwrap();
+    pub async fn start(wrapper: &[&str], environment: &[(&str, &str)]) -> ServerProcess {
+        ServerProcess::start_in(tempfile::tempdir().unwrap(), wrapper, environment).await
+    }
+
+    /// Stops the server (as a crash would: SIGKILL); the directory of its database.
+    pub fn stop(mut self) -> tempfile::TempDir {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::mem::replace(&mut self._dir, tempfile::tempdir().unwrap())
+    }
+
+    /// Starts `kings-corner` on the database in `dir`, as [`ServerProcess::start`] does.
+    pub async fn start_in(
+        dir: tempfile::TempDir,
+        wrapper: &[&str],
+        environment: &[(&str, &str)],
+    ) -> ServerProcess {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -568,7 +583,11 @@ impl ServerProcess {
         for (name, value) in environment {
             command.env(name, value);
         }
-        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.path().join("server.log"))
+            .unwrap();
         let child = command.stderr(log).spawn().unwrap();
         let address = format!("http://127.0.0.1:{port}");
         let client = reqwest::Client::new();
@@ -591,7 +610,7 @@ impl ServerProcess {
     }
 
     /// Registers and logs in a player; their access token.
-    async fn player(&self, client: &reqwest::Client, name: &str) -> String {
+    pub async fn player(&self, client: &reqwest::Client, name: &str) -> String {
         let credentials = json!({"username": name, "password": "correct horse"});
         client
             .post(format!("{}/v1/accounts", self.address))
@@ -613,7 +632,7 @@ impl ServerProcess {
 
 impl ServerProcess {
     /// What the server logged so far.
-    fn log(&self) -> String {
+    pub fn log(&self) -> String {
         std::fs::read_to_string(self._dir.path().join("server.log")).unwrap_or_default()
     }
 }
@@ -706,27 +725,28 @@ async fn finding_06_many_long_polls_under_a_low_open_files_limit_leave_moves_flo
     assert!(answered > 100, "the long-polls under the cap saw the move");
 }
 
-/// Finding 7: a SQLite `-shm` file the server cannot write stops it at start with a sentence
-/// naming the file, instead of a SIGBUS without a word once it runs. (Making the file
-/// immutable needs root, as CI runs; elsewhere the test says so and does nothing.)
+/// Finding 7: a SQLite `-wal` file the server cannot write stops it at start with a sentence
+/// naming the file. (It was the `-shm` file, which the server no longer uses: see Hardening II,
+/// finding 11. Making the file immutable needs root, as CI runs; elsewhere the test says so and
+/// does nothing.)
 #[tokio::test]
-async fn finding_07_an_unwritable_shm_file_stops_the_server_at_start_with_a_sentence() {
+async fn finding_07_an_unwritable_wal_file_stops_the_server_at_start_with_a_sentence() {
     let server = ServerProcess::start(&[], &[]).await;
     let dir = server._dir.path().to_owned();
-    let shm = dir.join("kc.db-shm");
+    let wal = dir.join("kc.db-wal");
     let port = server.address.rsplit(':').next().unwrap().to_owned();
-    // Killed, as a crash would leave it: the -wal and -shm files stay.
+    // Killed, as a crash would leave it: the -wal file stays.
     let mut server = server;
     let _ = server.child.kill();
     let _ = server.child.wait();
-    assert!(shm.exists(), "WAL mode keeps a -shm file");
+    assert!(wal.exists(), "WAL mode keeps a -wal file");
     let immutable = Command::new("chattr")
         .arg("+i")
-        .arg(&shm)
+        .arg(&wal)
         .status()
         .is_ok_and(|status| status.success());
     if !immutable {
-        eprintln!("cannot make a file immutable here (not root?): the -shm test does not run");
+        eprintln!("cannot make a file immutable here (not root?): the -wal test does not run");
         return;
     }
     let mut restarted = Command::new(env!("CARGO_BIN_EXE_kings-corner"))
@@ -745,12 +765,12 @@ async fn finding_07_an_unwritable_shm_file_stops_the_server_at_start_with_a_sent
     }
     let _ = restarted.kill();
     let output = restarted.wait_with_output().unwrap();
-    let _ = Command::new("chattr").arg("-i").arg(&shm).status();
+    let _ = Command::new("chattr").arg("-i").arg(&wal).status();
     let stderr = String::from_utf8_lossy(&output.stderr);
     let status = stopped.expect("the server stops at once");
     assert!(!status.success(), "{stderr}");
     assert!(
-        stderr.contains("kc.db-shm") && stderr.contains("cannot be written"),
+        stderr.contains("kc.db-wal") && stderr.contains("cannot be written"),
         "{stderr}"
     );
 }
@@ -1210,20 +1230,25 @@ async fn finding_17_server_errors_are_logged_once_without_backtraces_and_503s_as
     )
     .await;
     let id = created["id"].as_str().unwrap();
-    let file = server._dir.path().join("kc.db");
+
+    // A 500: a stored row the server cannot read back. The file is the server's alone while it
+    // runs (Hardening II, finding 11), so it is broken while the server is stopped.
+    let dir = server.stop();
+    let file = dir.path().join("kc.db");
     let mut database = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
         "sqlite://{}",
         file.display()
     ))
     .await
     .unwrap();
-
-    // A 500: a stored row the server cannot read back.
     sqlx::query("UPDATE matches SET rules = 'not rules' WHERE id = $1")
         .bind(id)
         .execute(&mut database)
         .await
         .unwrap();
+    sqlx::Connection::close(database).await.unwrap();
+    std::fs::write(dir.path().join("server.log"), b"").unwrap();
+    let server = ServerProcess::start_in(dir, &[], &environment).await;
     let broken = client
         .get(format!("{}/v1/matches/{id}", server.address))
         .bearer_auth(&token)
@@ -1244,11 +1269,19 @@ async fn finding_17_server_errors_are_logged_once_without_backtraces_and_503s_as
         "the cause where it happened, the answer in the request log: {log}"
     );
 
-    // A 503: the write lock held elsewhere past the statement timeout.
-    sqlx::query("BEGIN IMMEDIATE")
-        .execute(&mut database)
-        .await
-        .unwrap();
+    // A 503: the database cannot be written (an immutable -wal file; root only).
+    let wal = server._dir.path().join("kc.db-wal");
+    let immutable = |flag: &str| {
+        Command::new("chattr")
+            .arg(flag)
+            .arg(&wal)
+            .status()
+            .is_ok_and(|status| status.success())
+    };
+    if !immutable("+i") {
+        eprintln!("cannot make a file immutable here (not root?): the 503 part does not run");
+        return;
+    }
     let busy = client
         .post(format!("{}/v1/matches", server.address))
         .bearer_auth(&token)
@@ -1256,6 +1289,7 @@ async fn finding_17_server_errors_are_logged_once_without_backtraces_and_503s_as
         .send()
         .await
         .unwrap();
+    immutable("-i");
     assert_eq!(busy.status(), 503);
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let log = server.log();

@@ -576,3 +576,126 @@ async fn finding_09_small_leaks_and_sharp_edges() {
         assert_problem(said, 422, "invalid_message").await;
     }
 }
+
+/// Makes a file immutable (`chattr +i`), or says why not; `false` when it could not.
+fn make_immutable(path: &std::path::Path, immutable: bool) -> bool {
+    let flag = if immutable { "+i" } else { "-i" };
+    let done = std::process::Command::new("chattr")
+        .arg(flag)
+        .arg(path)
+        .status()
+        .is_ok_and(|status| status.success());
+    if !done && immutable {
+        eprintln!("cannot make a file immutable here (not root?): this test does not run");
+    }
+    done
+}
+
+/// A write of `server`'s (a match created, then left); its status.
+async fn server_write(
+    server: &crate::hardening::ServerProcess,
+    client: &reqwest::Client,
+    token: &str,
+) -> u16 {
+    let created = client
+        .post(format!("{}/v1/matches", server.address))
+        .bearer_auth(token)
+        .json(&json!({"seats": 2}))
+        .send()
+        .await;
+    let Ok(created) = created else { return 0 };
+    let status = created.status().as_u16();
+    if status == 201 {
+        let id = created.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let _ = client
+            .post(format!("{}/v1/matches/{id}/leave", server.address))
+            .bearer_auth(token)
+            .json(&json!({}))
+            .send()
+            .await;
+    }
+    status
+}
+
+#[tokio::test]
+async fn finding_10_sqlite_recovers_by_itself_once_its_wal_file_is_writable_again() {
+    let server = crate::hardening::ServerProcess::start(&[], &[]).await;
+    let client = reqwest::Client::new();
+    let token = server.player(&client, "maya").await;
+    assert_eq!(server_write(&server, &client, &token).await, 201);
+    let wal = server._dir.path().join("kc.db-wal");
+    if !make_immutable(&wal, true) {
+        return;
+    }
+    // Writes fail meanwhile (and the pool opens new connections, which find the file
+    // read-only).
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let mut refused = 0;
+    while std::time::Instant::now() < until {
+        if server_write(&server, &client, &token).await == 503 {
+            refused += 1;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    make_immutable(&wal, false);
+    assert!(refused > 0, "writes to an immutable -wal file are refused");
+    let mut statuses = Vec::new();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while std::time::Instant::now() < until {
+        statuses.push(server_write(&server, &client, &token).await);
+        if statuses.ends_with(&[201, 201, 201, 201, 201]) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("not recovered 5 s after: {statuses:?}\n{}", server.log());
+}
+
+#[tokio::test]
+async fn finding_11_sqlite_maps_no_shm_file_that_could_stop_a_running_server() {
+    let mut server = crate::hardening::ServerProcess::start(&[], &[]).await;
+    let client = reqwest::Client::new();
+    let token = server.player(&client, "maya").await;
+    for _ in 0..20 {
+        assert_eq!(server_write(&server, &client, &token).await, 201);
+    }
+    let shm = server._dir.path().join("kc.db-shm");
+    let mapped = shm.exists();
+    // The finding: an -shm file made unwritable under load. Without one, a stray file is
+    // made so.
+    if !mapped {
+        std::fs::write(&shm, b"").unwrap();
+    }
+    if !make_immutable(&shm, true) {
+        return;
+    }
+    let mut statuses = Vec::new();
+    for _ in 0..100 {
+        statuses.push(server_write(&server, &client, &token).await);
+    }
+    make_immutable(&shm, false);
+    let exited = server.child.try_wait().unwrap();
+    assert!(
+        exited.is_none(),
+        "the server stopped: {exited:?}\n{}",
+        server.log()
+    );
+    assert!(!mapped, "the server used an -shm file");
+    assert!(statuses.iter().all(|status| *status == 201), "{statuses:?}");
+
+    // The file is this process's: a second server on it stops at start, saying why.
+    let second = std::process::Command::new(env!("CARGO_BIN_EXE_kings-corner"))
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}/kc.db", server._dir.path().display()),
+        )
+        .env("BIND_ADDRESS", "127.0.0.1:0")
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(said.contains("in use by another process"), "{said}");
+}
