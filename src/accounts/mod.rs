@@ -162,7 +162,7 @@ impl Accounts {
 
     /// Checks the caller's password before something that cannot be undone. Attempts count
     /// against the login limit of the account.
-    pub async fn confirm_password(
+    async fn confirm_password(
         &self,
         account_id: &str,
         password: String,
@@ -187,9 +187,12 @@ impl Accounts {
         Ok(())
     }
 
-    /// Deletes the caller's account: it leaves a tombstone (`[deleted]`) in the matches it
-    /// played, can no longer log in, and every token it had stops working.
-    pub async fn delete(&self, account_id: &str) -> Result<(), AccountError> {
+    /// Deletes the caller's account once `password` is confirmed, in one transaction: it leaves
+    /// a tombstone (`[deleted]`) in the matches it played, can no longer log in, and every
+    /// token, stream ticket, webhook and notification it had is gone. Its seats in matches not
+    /// yet started are given up after (see [`crate::matches::deletions`]).
+    pub async fn delete(&self, account_id: &str, password: String) -> Result<(), AccountError> {
+        self.confirm_password(account_id, password).await?;
         self.db.tombstone_account(account_id, store::now()).await?;
         self.liveness.deleted(account_id);
         Ok(())

@@ -76,10 +76,14 @@ pub async fn delete_me(
     caller: Caller<AccountScope>,
     body: Json<DeleteAccount>,
 ) -> Result<HttpResponse, ApiError> {
+    let account_id = &caller.account_id;
     accounts
-        .confirm_password(&caller.account_id, body.into_inner().password)
+        .delete(account_id, body.into_inner().password)
         .await?;
-    matches.leave_open_matches(&caller.account_id).await?;
-    accounts.delete(&caller.account_id).await?;
+    // The account is gone. Its open seats are given up now or, should this fail or the
+    // process stop first, by the next look of any process (matches::deletions).
+    if let Err(error) = matches.leave_open_matches(account_id).await {
+        tracing::warn!(%error, "a deleted account's open seats wait for the next look");
+    }
     Ok(HttpResponse::NoContent().finish())
 }

@@ -459,20 +459,6 @@ impl Matches {
         }
     }
 
-    /// Gives up every seat the caller holds in matches that have not started (an account
-    /// being deleted). A match that starts meanwhile keeps its seat.
-    pub async fn leave_open_matches(&self, account_id: &str) -> Result<(), MatchError> {
-        for match_id in self.db.open_matches_of(account_id).await? {
-            match self.leave(&match_id, account_id).await {
-                Ok(()) | Err(MatchError::MatchStarted | MatchError::NotSeated) => {}
-                // Started meanwhile: the seat is resigned instead, or already out.
-                Err(MatchError::Rule(_)) => {}
-                Err(other) => return Err(other),
-            }
-        }
-        Ok(())
-    }
-
     /// Deals the first hand of a match whose seats are all taken, and commits the seat change
     /// that filled it together with the deal.
     async fn start(&self, mut change: SeatChange) -> Result<(), MatchError> {

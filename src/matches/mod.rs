@@ -22,7 +22,9 @@
 //! - `state`: a match's current state as one account sees it, hiding the [`cache`] and the
 //!   freshness bookkeeping of [`crate::live`]; `advance` turns decided events into writes;
 //! - [`timekeeping`]: late seats forfeited (lazily, by claim, by the sweeper) and reminded;
-//! - [`bots`]: bot seats, the bots' turns played by whichever process claims them, hints;
+//! - [`bots`]: bot seats, the bots' turns played by whichever process claims them, hints
+//!   (remembered and paced by [`hints`]);
+//! - [`deletions`]: the open seats of deleted accounts given up, resumed by any process;
 //! - `notices`: what a change tells the players (written with it; see
 //!   [`crate::notifications`]);
 //! - [`log`]: the hash chain, and the one place events are encoded and decoded;
@@ -33,6 +35,7 @@ pub mod archive;
 pub mod bots;
 pub mod cache;
 pub mod clock;
+pub mod deletions;
 pub mod error;
 pub mod export;
 pub mod feed;

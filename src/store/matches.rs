@@ -561,6 +561,25 @@ impl Db {
             .collect::<Result<_, _>>()?)
     }
 
+    /// Deleted accounts that still hold a seat in a match that has not started: deletions a
+    /// stopped process left half done.
+    pub async fn deleted_but_seated(&self) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .timed(
+                sqlx::query(
+                    "SELECT DISTINCT s.account_id FROM match_seats s \
+                     JOIN matches m ON m.id = s.match_id JOIN accounts a ON a.id = s.account_id \
+                     WHERE m.status = 'open' AND a.deleted_at IS NOT NULL",
+                )
+                .fetch_all(self.pool()),
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get("account_id"))
+            .collect::<Result<_, _>>()?)
+    }
+
     /// The match's secret (hex).
     pub async fn match_secret(&self, match_id: &str) -> Result<Option<String>, StoreError> {
         let row = self

@@ -699,3 +699,52 @@ async fn finding_11_sqlite_maps_no_shm_file_that_could_stop_a_running_server() {
     let said = String::from_utf8_lossy(&second.stderr);
     assert!(said.contains("in use by another process"), "{said}");
 }
+
+#[tokio::test]
+async fn finding_13_a_deletion_cut_short_is_finished_by_the_next_process() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let created = app
+        .post_as(&people[0], "/v1/matches", &json!({"seats": 3}))
+        .await;
+    let id = created.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let joined = app
+        .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(joined.status(), 200);
+    let leaving = app.json_as(&people[1], "/v1/me").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // The state a process leaves when it stops right after the deletion's transaction: the
+    // account is gone, its seat still taken.
+    app.db.tombstone_account(&leaving, 0).await.unwrap();
+    let summary = app.json_as(&people[0], &format!("/v1/matches/{id}")).await;
+    assert_eq!(summary["seats"].as_array().unwrap().len(), 2);
+
+    // The next process to start finishes it.
+    let clock = std::sync::Arc::new(kings_corner::clock::ManualClock::default());
+    let (_, second) = crate::helpers::start_with_clock(app.settings.clone(), clock).await;
+    for _ in 0..100 {
+        let summary: Value = app
+            .client
+            .get(format!("{second}/v1/matches/{id}"))
+            .bearer_auth(&people[0].token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if summary["seats"].as_array().unwrap().len() == 1 {
+            assert_eq!(summary["seats"][0]["username"], "player0");
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the deleted account still holds its seat");
+}
