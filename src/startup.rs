@@ -114,6 +114,7 @@ impl Application {
         let address = listener.local_addr()?;
         let api = http::openapi();
         let fallback = web::Data::new(Fallback::new(&api));
+        let query_names = web::Data::new(http::query_names::QueryNames::new(&api));
         let trusted_proxies = web::Data::new(TrustedProxies(settings.trusted_proxies.clone()));
         let files = Files::plan(&settings);
         let held = web::Data::new(HeldConnections::new(files.held_connections));
@@ -133,6 +134,7 @@ impl Application {
                 .configure(http::configure)
                 .split_for_parts();
             app.wrap(middleware::from_fn(http::authenticate::authenticate))
+                .wrap(middleware::from_fn(http::query_names::refuse_unknown))
                 .wrap(middleware::from_fn(http::text::refuse_nul))
                 .wrap(http::cors::policy(&cors_origins))
                 .wrap(middleware::from_fn(http::cors::explain_refused_preflights))
@@ -151,6 +153,7 @@ impl Application {
                     }),
                 )
                 .app_data(fallback.clone())
+                .app_data(query_names.clone())
                 .app_data(trusted_proxies.clone())
                 .default_service(web::to(
                     |request: HttpRequest, fallback: web::Data<Fallback>| async move {

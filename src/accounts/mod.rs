@@ -56,8 +56,10 @@ pub struct DeleteAccount {
 #[schema(example = json!({"username": "maya", "password": "correct horse battery"}))]
 pub struct NewAccount {
     /// 3–32 characters of `A–Z a–z 0–9 _ -`, unique without regard to case.
+    #[schema(min_length = 3, max_length = 32, pattern = "^[A-Za-z0-9_-]{3,32}$")]
     pub username: String,
     /// 8–256 characters.
+    #[schema(min_length = 8, max_length = 256)]
     pub password: String,
 }
 

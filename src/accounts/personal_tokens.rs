@@ -38,12 +38,15 @@ const LAST_USE_RESOLUTION: i64 = 60;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "my bot", "scopes": ["play", "read"], "expires_in_days": 90}))]
 pub struct NewToken {
-    /// A name to know it by (1–64 characters).
+    /// A name to know it by (1–64 characters, not only spaces).
+    #[schema(min_length = 1, max_length = 64, pattern = "\\S")]
     pub name: String,
     /// What it may do: any of `play`, `read`, `webhooks`, `account` (at least one, and none
     /// the token creating it lacks).
+    #[schema(min_items = 1)]
     pub scopes: Vec<String>,
     /// Days until it stops working (1–3650); without it, it works until revoked.
+    #[schema(minimum = 1, maximum = 3650)]
     pub expires_in_days: Option<u32>,
 }
 

@@ -133,8 +133,18 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             "The body must be a JSON object.",
         ));
     }
-    serde_json::from_slice(bytes).map_err(|error| {
-        if error.is_data() {
+    serde_json::from_slice(bytes).or_else(|error| {
+        // JSON Schema counts `842.0` as the integer 842, as the description's readers do; serde
+        // does not. Read again with such numbers written as integers, only when the plain read
+        // failed (so a well-formed body costs nothing more).
+        if error.is_data()
+            && let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(bytes)
+            && integral_floats_as_integers(&mut value)
+            && let Ok(body) = serde_json::from_value(value)
+        {
+            return Ok(body);
+        }
+        Err(if error.is_data() {
             ApiError::refused(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "invalid_body",
@@ -142,6 +152,57 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             )
         } else {
             malformed(error)
-        }
+        })
     })
+}
+
+/// Writes every number with no fractional part (`842.0`) as an integer, throughout; whether it
+/// changed any.
+fn integral_floats_as_integers(value: &mut serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            let float = number.as_f64().unwrap_or(f64::NAN);
+            let integral = float.fract() == 0.0 && float.abs() < 9.0e15;
+            if integral {
+                *value = if float < 0.0 {
+                    Value::from(float as i64)
+                } else {
+                    Value::from(float as u64)
+                };
+            }
+            integral
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |changed, item| {
+            integral_floats_as_integers(item) | changed
+        }),
+        Value::Object(fields) => fields.values_mut().fold(false, |changed, field| {
+            integral_floats_as_integers(field) | changed
+        }),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Days {
+        days: u32,
+        seats: Vec<i64>,
+    }
+
+    #[test]
+    fn an_integral_float_reads_as_the_integer_it_is() {
+        let read: Days = parse(br#"{"days": 842.0, "seats": [1, -2.0]}"#).unwrap();
+        assert_eq!(
+            read,
+            Days {
+                days: 842,
+                seats: vec![1, -2]
+            }
+        );
+        assert!(parse::<Days>(br#"{"days": 842.5, "seats": []}"#).is_err());
+    }
 }

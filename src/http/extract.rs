@@ -161,6 +161,21 @@ pub struct StreamQuery {
     pub ticket: Option<String>,
 }
 
+impl StreamQuery {
+    /// Where the stream starts: after `Last-Event-ID` when one was sent, else after `after`
+    /// (`None`: neither). Either below 0 is refused, whichever wins.
+    pub fn start(&self, last: Option<i64>) -> Result<Option<i64>, ApiError> {
+        if self.after.is_some_and(|after| after < 0) || last.is_some_and(|last| last < 0) {
+            return Err(ApiError::refused(
+                actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_query",
+                "after (and Last-Event-ID) is 0 or more",
+            ));
+        }
+        Ok(last.or(self.after))
+    }
+}
+
 /// The `Last-Event-ID` a reconnecting event stream resumes after (`None` when absent or
 /// unreadable).
 pub struct LastEventId(pub Option<i64>);

@@ -18,6 +18,7 @@ pub mod matches;
 pub mod notifications;
 pub mod openapi;
 pub mod players;
+pub mod query_names;
 pub mod request_log;
 pub mod rules;
 pub mod text;

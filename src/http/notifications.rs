@@ -48,10 +48,11 @@ pub async fn get_notifications(
     tag = "notifications",
     params(
         StreamQuery,
-        ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this `seq`"),
+        ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this `seq`", minimum = 0),
     ),
     responses(
         (status = 200, description = "`text/event-stream`; each `data:` is a `Notification`", content_type = "text/event-stream", body = String),
+        (status = 422, description = "`invalid_query`: `after` (or `Last-Event-ID`) below 0", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait (with `too_many_held_connections`)"))),
     ),
     security(("bearer" = ["read"]))
@@ -64,7 +65,7 @@ pub async fn stream_notifications(
     LastEventId(last): LastEventId,
     held: Held,
 ) -> Result<HttpResponse, ApiError> {
-    let after = last.or(query.after);
+    let after = query.start(last)?;
     let stream = notifications
         .into_inner()
         .follow(&caller.account_id, after)

@@ -15,7 +15,7 @@ use crate::store::matches::MatchStatus;
 #[into_params(parameter_in = Query)]
 pub struct ReplayQuery {
     /// Show the table after event `at` (0 … version).
-    #[param(minimum = 0)]
+    #[param(minimum = 0, maximum = 9_223_372_036_854_775_807_i64)]
     pub at: i64,
 }
 

@@ -120,6 +120,7 @@ fn yes() -> bool {
 pub struct JoinMatch {
     /// Mixed into every hand's shuffle seed (at most 128 characters).
     #[serde(default)]
+    #[schema(max_length = 128)]
     pub client_seed: String,
     /// Required for a private match.
     pub invite_code: Option<String>,
@@ -138,6 +139,7 @@ pub struct ListQuery {
     /// (then, without a clock, the longest waiting).
     pub turn: Option<String>,
     /// The `next_cursor` of the previous page.
+    #[param(min_length = 1)]
     pub cursor: Option<String>,
     /// Page size, 1–100 (default 20).
     #[param(minimum = 1, maximum = 100)]

@@ -30,6 +30,11 @@ pub struct NewMessage {
     /// Plain text, 1–500 characters, no control characters but line breaks and no
     /// bidirectional embeddings, overrides or isolates (U+202A–U+202E, U+2066–U+2069). It is
     /// never interpreted: clients must show it as text, not as markup.
+    #[schema(
+        min_length = 1,
+        max_length = 500,
+        pattern = "^(?:[^\\u0000-\\u0009\\u000B-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]|\\r\\n)*[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069](?:[^\\u0000-\\u0009\\u000B-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]|\\r\\n)*$"
+    )]
     pub text: String,
 }
 

@@ -38,6 +38,7 @@ pub enum Action {
         to: PileId,
         /// With `partial_runs` only: how many cards from the top move (the whole pile is its length).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(maximum = 255)]
         count: Option<u8>,
     },
     /// Draw in mid-turn, where the draw mode allows it (`when_stuck`, `draw_until_playable`).

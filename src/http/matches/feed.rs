@@ -50,11 +50,12 @@ pub async fn get_events(
         ("id" = uuid::Uuid, Path, description = "The match's id"),
         StreamQuery,
         ("watch" = Option<String>, Query, description = "A private match's spectator code (its players find it in the summary's `spectator_code`): watch it as a spectator"),
-        ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this sequence number"),
+        ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this sequence number", minimum = 0),
     ),
     responses(
         (status = 200, description = "`text/event-stream`; each `data:` is a `LoggedEvent`", content_type = "text/event-stream", body = String),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_query`: `after` (or `Last-Event-ID`) below 0", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_held_connections` (see `Retry-After`), or the database is unreachable (`service_unavailable`)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait (with `too_many_held_connections`)"))),
     ),
     security((), ("bearer" = ["read"]))
@@ -68,7 +69,7 @@ pub async fn stream_events(
     LastEventId(last): LastEventId,
     held: Held,
 ) -> Result<HttpResponse, ApiError> {
-    let after = last.or(query.after).unwrap_or(0);
+    let after = query.start(last)?.unwrap_or(0);
     let feed = matches
         .into_inner()
         .follow(&id, watcher.account_id(), after)

@@ -74,7 +74,7 @@ fn matches_etag(request: &HttpRequest, etag: &str) -> bool {
     tag = "matches",
     params(
         ("id" = uuid::Uuid, Path, description = "The match's id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Up to 128 characters; makes retries safe"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 128 visible ASCII characters; makes retries safe", pattern = "^[!-~]{1,128}$"),
     ),
     request_body = MoveRequest,
     responses(

@@ -2,14 +2,20 @@
 //! description names every value a request may use and cannot drift from what is accepted:
 //! - `RulesRequest`, the `rules` of a new match: a preset's name plus any options of `Rules`
 //!   (checked by the server with `deny_unknown_fields`, hence no other keys);
-//! - `ClockPreset`, the clocks a new match may name.
+//! - `ClockPreset`, the clocks a new match may name;
+//! - `Scope` and `NotificationType`, the names a personal token's `scopes` and a webhook's
+//!   `types` take;
+//! - the `rules` of a new match may be `null`, which the server reads as left out.
 
 use serde_json::{Value, json};
 
+use crate::auth::Scope;
 use crate::matches::clock;
+use crate::notifications::notice::KINDS;
 use crate::rules::catalog;
 
-/// Adds both to a description that has the `Rules`, `CreateMatch` and `ClockChoice` schemas.
+/// Adds them to a description that has the `Rules`, `CreateMatch`, `ClockChoice`, `NewToken`
+/// and `NewWebhook` schemas.
 pub fn add(api: &mut Value) {
     let schemas = &mut api["components"]["schemas"];
     let mut request = schemas["Rules"].clone();
@@ -48,9 +54,25 @@ pub fn add(api: &mut Value) {
     schemas["RulesRequest"] = request;
     let said = schemas["CreateMatch"]["properties"]["rules"]["description"].clone();
     schemas["CreateMatch"]["properties"]["rules"] = json!({
-        "$ref": "#/components/schemas/RulesRequest",
+        "oneOf": [{"$ref": "#/components/schemas/RulesRequest"}, {"type": "null"}],
         "description": said,
     });
+
+    let scopes: Vec<&str> = Scope::ALL.into_iter().map(Scope::name).collect();
+    schemas["Scope"] = json!({
+        "type": "string",
+        "enum": scopes,
+        "description": "What a personal access token may do.",
+    });
+    schemas["NewToken"]["properties"]["scopes"]["items"] =
+        json!({"$ref": "#/components/schemas/Scope"});
+    schemas["NotificationType"] = json!({
+        "type": "string",
+        "enum": KINDS,
+        "description": "A type of notification, as a webhook names the ones it wants.",
+    });
+    schemas["NewWebhook"]["properties"]["types"]["items"] =
+        json!({"$ref": "#/components/schemas/NotificationType"});
 
     let clock_names: Vec<&str> = clock::PRESETS.iter().map(|(name, _)| *name).collect();
     for alternative in schemas["ClockChoice"]["oneOf"]

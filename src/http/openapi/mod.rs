@@ -1,8 +1,10 @@
 //! The OpenAPI description: generated from the routes actually registered, so it cannot drift
 //! from them, then completed with the problem answers every operation shares, so that each
 //! handler's annotation lists only its success and its own refusals, and reshaped for client
-//! generators (`for_generators`) and completed from the code's tables (`from_tables`).
+//! generators (`for_generators`), completed from the code's tables (`from_tables`) and with
+//! what the server checks beyond the types (`as_checked`).
 
+mod as_checked;
 mod for_generators;
 mod from_tables;
 
@@ -70,6 +72,7 @@ impl Modify for BearerAuth {
 pub fn openapi() -> serde_json::Value {
     let mut api = serde_json::to_value(derived()).expect("the OpenAPI document serialises");
     from_tables::add(&mut api);
+    as_checked::add(&mut api);
     for_generators::reshape(&mut api);
     api
 }

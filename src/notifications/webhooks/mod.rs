@@ -50,9 +50,16 @@ pub struct WebhookSettings {
 pub struct NewWebhook {
     /// `https://…`; `http://` only to an address the operator allowed for local development.
     /// Never a private, loopback or link-local address unless the operator allowed it.
+    #[schema(
+        format = "uri",
+        max_length = 2048,
+        pattern = "^[Hh][Tt][Tt][Pp][Ss]?://"
+    )]
     pub url: String,
     /// The notification types to deliver (at least one): `your_turn`, `match_started`,
-    /// `match_finished`, `seat_joined`, `seat_left`, `invited`, `deadline_near`, `seat_out`.
+    /// `match_finished`, `seat_joined`, `seat_left`, `invited`, `deadline_near`, `seat_out`,
+    /// `rematch_offered`.
+    #[schema(min_items = 1)]
     pub types: Vec<String>,
 }
 
