@@ -177,19 +177,30 @@ impl StreamQuery {
 }
 
 /// The `Last-Event-ID` a reconnecting event stream resumes after (`None` when absent or
-/// unreadable).
+/// empty).
 pub struct LastEventId(pub Option<i64>);
 
 impl FromRequest for LastEventId {
     type Error = ApiError;
     type Future = Ready<Result<LastEventId, ApiError>>;
 
+    /// An empty header is none; one that is not a sequence number (0 or more) is refused rather
+    /// than ignored, which would restart the stream somewhere the client did not ask for.
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let after = request
-            .headers()
-            .get("last-event-id")
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.trim().parse().ok());
-        ready(Ok(LastEventId(after)))
+        let Some(value) = request.headers().get("last-event-id") else {
+            return ready(Ok(LastEventId(None)));
+        };
+        let text = value.to_str().map(str::trim).unwrap_or("-");
+        if text.is_empty() {
+            return ready(Ok(LastEventId(None)));
+        }
+        ready(match text.parse::<i64>() {
+            Ok(after) if after >= 0 => Ok(LastEventId(Some(after))),
+            _ => Err(ApiError::refused(
+                actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_query",
+                "Last-Event-ID is a sequence number, 0 or more",
+            )),
+        })
     }
 }

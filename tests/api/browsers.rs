@@ -145,10 +145,13 @@ async fn a_stream_ticket_opens_one_stream_once() {
     assert_eq!(account.status(), 200);
     drop(account);
     let ticket = issue().await;
+    // Elsewhere a ticket is no parameter at all (Hardening II refuses unknown ones).
     let elsewhere = app
         .get(&format!("/v1/me/events?after=0&ticket={ticket}"), None)
         .await;
-    assert_problem(elsewhere, 401, "missing_token").await;
+    assert_problem(elsewhere, 400, "malformed_query").await;
+    let without = app.get("/v1/me/events?after=0", None).await;
+    assert_problem(without, 401, "missing_token").await;
     let forged = app
         .get(
             &format!("/v1/me/stream?ticket=kct_{}", "A".repeat(43)),
@@ -321,10 +324,20 @@ async fn a_spectator_code_opens_a_private_match_to_watchers() {
         .get_as(outsider, &format!("/v1/matches/{id}/view?watch={code}"))
         .await;
     assert_eq!(watched.status(), 200);
+    // A move takes no spectator code (refused as an unknown parameter), and without one the
+    // outsider cannot see the match at all.
     let moved = app
         .post_as(
             outsider,
             &format!("/v1/matches/{id}/moves?watch={code}"),
+            &json!({"expected_version": view["version"], "action": {"type": "end_turn"}}),
+        )
+        .await;
+    assert_problem(moved, 400, "malformed_query").await;
+    let moved = app
+        .post_as(
+            outsider,
+            &format!("/v1/matches/{id}/moves"),
             &json!({"expected_version": view["version"], "action": {"type": "end_turn"}}),
         )
         .await;

@@ -748,3 +748,111 @@ async fn finding_13_a_deletion_cut_short_is_finished_by_the_next_process() {
     }
     panic!("the deleted account still holds its seat");
 }
+
+#[tokio::test]
+async fn finding_12_the_description_says_what_the_server_checks() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let api: Value = app.get("/openapi.json", None).await.json().await.unwrap();
+    let schemas = &api["components"]["schemas"];
+
+    // A password's bounds, and the enums of scopes and notification types.
+    assert_eq!(
+        schemas["NewAccount"]["properties"]["password"]["minLength"],
+        8
+    );
+    assert_eq!(
+        schemas["NewAccount"]["properties"]["password"]["maxLength"],
+        256
+    );
+    let short = app
+        .post(
+            "/v1/accounts",
+            &json!({"username": "shorty", "password": "1234567"}),
+        )
+        .await;
+    assert_problem(short, 422, "weak_password").await;
+    assert_eq!(
+        schemas["Scope"]["enum"],
+        json!(["play", "read", "webhooks", "account"])
+    );
+    let empty = app
+        .post_as(
+            &people[0],
+            "/v1/me/tokens",
+            &json!({"name": "t", "scopes": [""]}),
+        )
+        .await;
+    assert_problem(empty, 422, "invalid_token_request").await;
+    assert!(
+        schemas["NotificationType"]["enum"]
+            .as_array()
+            .unwrap()
+            .len()
+            >= 9
+    );
+
+    // An integer written as 30.0 is the integer JSON Schema says it is.
+    let token = app
+        .post_as(
+            &people[0],
+            "/v1/me/tokens",
+            &json!({"name": "t", "scopes": ["read"], "expires_in_days": 30.0}),
+        )
+        .await;
+    assert_eq!(token.status(), 201, "{}", token.text().await.unwrap());
+
+    // A join may leave its body out, as described.
+    let join = &api["paths"]["/v1/matches/{id}/join"]["post"]["requestBody"];
+    assert_eq!(join["required"], false);
+    let created = app
+        .post_as(&people[0], "/v1/matches", &json!({"seats": 2}))
+        .await;
+    let id = created.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let joined = app
+        .client
+        .post(format!("{}/v1/matches/{id}/join", app.address))
+        .bearer_auth(&people[1].token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(joined.status(), 200);
+
+    // Streams refuse a start below 0 however it is sent, and describe their events.
+    for (query, last) in [
+        ("?after=-1", None),
+        ("?after=-1", Some("0")),
+        ("", Some("9223372036854775808")),
+    ] {
+        let mut request = app
+            .client
+            .get(format!("{}/v1/me/stream{query}", app.address))
+            .bearer_auth(&people[0].token);
+        if let Some(last) = last {
+            request = request.header("Last-Event-ID", last);
+        }
+        assert_problem(request.send().await.unwrap(), 422, "invalid_query").await;
+    }
+    let item = &api["paths"]["/v1/me/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"]
+        ["itemSchema"];
+    assert_eq!(
+        item["properties"]["data"]["contentSchema"]["$ref"],
+        "#/components/schemas/Notification"
+    );
+    assert!(api["paths"]["/v1/me/stream"]["get"]["responses"]["422"].is_object());
+
+    // A parameter the operation does not take is refused, not ignored.
+    let unknown = app.get_as(&people[0], "/v1/me?afterr=3").await;
+    assert_problem(unknown, 400, "malformed_query").await;
+    let bounded = &api["paths"]["/v1/matches/{id}/replay"]["get"]["parameters"];
+    let at = bounded
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|parameter| parameter["name"] == "at")
+        .unwrap();
+    assert_eq!(at["schema"]["maximum"], i64::MAX);
+}
