@@ -837,7 +837,7 @@ async fn finding_12_the_description_says_what_the_server_checks() {
         assert_problem(request.send().await.unwrap(), 422, "invalid_query").await;
     }
     let item = &api["paths"]["/v1/me/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"]
-        ["itemSchema"];
+        ["x-itemSchema"];
     assert_eq!(
         item["properties"]["data"]["contentSchema"]["$ref"],
         "#/components/schemas/Notification"
