@@ -77,14 +77,22 @@ async fn a_rematch_moves_every_player_one_seat_on_and_the_deal_with_them() {
     assert_eq!(again.json::<Value>().await.unwrap()["id"], next.as_str());
 
     // The others are told where they will sit; nobody else may take a seat, or find it.
-    let told = app.json_as(&people[0], "/v1/me/events").await;
-    let offer = told["notifications"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|notification| notification["type"] == "rematch_offered")
-        .expect("a rematch_offered notification")
-        .clone();
+    // Notifications are numbered into the stream by the relay, a moment after the offer.
+    let mut offer = None;
+    for _ in 0..100 {
+        let told = app.json_as(&people[0], "/v1/me/events").await;
+        offer = told["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|notification| notification["type"] == "rematch_offered")
+            .cloned();
+        if offer.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let offer = offer.expect("a rematch_offered notification within 5 s");
     assert_eq!(offer["data"]["match_id"], next.as_str());
     assert_eq!(offer["data"]["previous_match_id"], id.as_str());
     assert_eq!(offer["data"]["offered_by"], "player2");
