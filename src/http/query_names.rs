@@ -54,14 +54,19 @@ pub async fn refuse_unknown(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let unknown = match (
-        request.app_data::<web::Data<QueryNames>>(),
-        request.match_pattern(),
-    ) {
-        (Some(names), Some(template)) if !request.query_string().is_empty() => {
-            names.unknown(request.method().as_str(), &template, request.query_string())
+    // Most requests (every move) carry no query: they cost nothing here.
+    let unknown = if request.query_string().is_empty() {
+        None
+    } else {
+        match (
+            request.app_data::<web::Data<QueryNames>>(),
+            request.match_pattern(),
+        ) {
+            (Some(names), Some(template)) => {
+                names.unknown(request.method().as_str(), &template, request.query_string())
+            }
+            _ => None,
         }
-        _ => None,
     };
     if let Some(name) = unknown {
         let refusal = ApiError::refused(
