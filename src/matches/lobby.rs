@@ -429,7 +429,7 @@ impl Matches {
     }
 
     /// Gives up the caller's seat: in a match that has not started the seat is freed; in one
-    /// being played, leaving is resigning (RULES.md §10.1).
+    /// being played, leaving is resigning (docs/rules.md §7).
     pub async fn leave(&self, match_id: &str, account_id: &str) -> Result<(), MatchError> {
         let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
         access::check_visible(&change.row, account_id, seat)?;

@@ -98,7 +98,7 @@ pub struct MoveRequest {
     /// anything that changes the table was written after it; table talk and reminders are not.
     #[schema(minimum = 0, maximum = 9_223_372_036_854_775_807_i64)]
     pub expected_version: i64,
-    /// The action, exactly as RULES.md §4 and `legal_actions` write it.
+    /// The action, exactly as docs/rules.md §3 and `legal_actions` write it.
     pub action: Action,
 }
 

@@ -63,7 +63,7 @@ pub struct MatchSummary {
     pub version: i64,
     /// Hex SHA-256 of the shuffle secret, revealed when the match ends.
     pub commitment: String,
-    /// The shuffle algorithm (RULES.md §6).
+    /// The shuffle algorithm (docs/rules.md §9).
     pub shuffle_version: u32,
     /// Whether the server ends a turn whose only legal action is `end_turn`.
     pub auto_end_turn: bool,

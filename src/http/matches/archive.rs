@@ -34,7 +34,7 @@ pub async fn get_replay(
 }
 
 /// The whole log of a finished match with its revealed secret and client seeds, for
-/// `kings-corner verify` or any re-implementation of RULES.md §6. Its players may export any
+/// `kings-corner verify` or any re-implementation of docs/rules.md §9. Its players may export any
 /// match they played; anyone may export a finished public match (as anyone may replay it).
 #[utoipa::path(
     tag = "matches",

@@ -111,7 +111,7 @@ pub async fn join_match(
 }
 
 /// Give up a seat: before the match starts the seat is freed; once it has started, leaving is
-/// resigning (the seat is out, RULES.md §10).
+/// resigning (the seat is out, docs/rules.md §7).
 #[utoipa::path(
     tag = "matches",
     params(("id" = uuid::Uuid, Path, description = "The match's id")),
