@@ -104,9 +104,6 @@ impl Matches {
         account_id: &str,
         after: i64,
     ) -> Result<impl Stream<Item = FeedItem> + use<>, MatchError> {
-        if after < 0 {
-            return Err(MatchError::invalid_query("after", "after is 0 or more"));
-        }
         let (read, seat) = self.read_row(match_id, account_id).await?;
         let start = Following {
             matches: self,

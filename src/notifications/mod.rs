@@ -190,12 +190,6 @@ impl Notifications {
         after: Option<i64>,
     ) -> Result<impl Stream<Item = StreamItem> + use<>, NotificationError> {
         let after = match after {
-            Some(after) if after < 0 => {
-                return Err(NotificationError::invalid_query(
-                    "after",
-                    "after is 0 or more",
-                ));
-            }
             Some(after) => after,
             None => self.db.newest_notification(account_id).await?,
         };

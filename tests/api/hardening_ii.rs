@@ -8,6 +8,15 @@ use crate::helpers::{
     Player, TestApp, assert_problem, full_match, players, spawn_app, spawn_app_with,
 };
 
+/// The id in a `201 Created` answer.
+async fn created_id(response: reqwest::Response) -> String {
+    assert_eq!(response.status(), 201);
+    response.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 /// A match between `people` that ended by everyone but the last resigning.
 async fn ended_match(app: &TestApp, people: &[Player]) -> String {
     let id = full_match(app, people, json!({"preset": "standard"})).await;
@@ -32,11 +41,7 @@ async fn finding_01_a_bot_cannot_take_a_rematch_seat_kept_for_a_player() {
             &json!({}),
         )
         .await;
-    assert_eq!(offered.status(), 201);
-    let rematch = offered.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let rematch = created_id(offered).await;
 
     let bot = app
         .post_as(
@@ -127,10 +132,7 @@ async fn finding_02_a_nul_character_anywhere_is_a_400_on_both_databases() {
             &json!({"seats": 2, "visibility": "private"}),
         )
         .await;
-    let private = private.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let private = created_id(private).await;
     let invited = app
         .post_as(
             &people[0],
@@ -208,10 +210,7 @@ async fn finding_03_caps_hold_under_concurrent_creations() {
             &json!({"seats": 2, "visibility": "private"}),
         )
         .await;
-    let id = created.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = created_id(created).await;
     let invitations = (0..30)
         .map(|index| {
             app.client
@@ -406,10 +405,7 @@ async fn finding_06_bot_accounts_are_not_players() {
             &json!({"seats": 2, "visibility": "private"}),
         )
         .await;
-    let private = created.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let private = created_id(created).await;
     for number in 1..=8 {
         let name = format!("[bot]:{number}");
         let page = app
@@ -504,6 +500,8 @@ async fn finding_08_a_position_is_hinted_once_and_new_hints_are_paced() {
 
 /// The error of the first delivery attempt to a webhook at `url`, once it was made.
 async fn first_delivery_error(app: &TestApp, people: &[Player], url: &str) -> String {
+    // One type only: a webhook's deliveries go out one at a time, so the first failed one
+    // (retried later) would hold back any other.
     let created = app
         .post_as(
             &people[0],
@@ -511,11 +509,7 @@ async fn first_delivery_error(app: &TestApp, people: &[Player], url: &str) -> St
             &json!({"url": url, "types": ["match_started"]}),
         )
         .await;
-    assert_eq!(created.status(), 201);
-    let webhook = created.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let webhook = created_id(created).await;
     full_match(app, people, json!({"preset": "standard"})).await;
     let path = format!("/v1/me/webhooks/{webhook}/deliveries");
     for _ in 0..200 {
@@ -612,10 +606,7 @@ async fn server_write(
     let Ok(created) = created else { return 0 };
     let status = created.status().as_u16();
     if status == 201 {
-        let id = created.json::<Value>().await.unwrap()["id"]
-            .as_str()
-            .unwrap()
-            .to_owned();
+        let id = created_id(created).await;
         let _ = client
             .post(format!("{}/v1/matches/{id}/leave", server.address))
             .bearer_auth(token)
@@ -713,10 +704,7 @@ async fn finding_13_a_deletion_cut_short_is_finished_by_the_next_process() {
     let created = app
         .post_as(&people[0], "/v1/matches", &json!({"seats": 3}))
         .await;
-    let id = created.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = created_id(created).await;
     let joined = app
         .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
         .await;
@@ -814,10 +802,7 @@ async fn finding_12_the_description_says_what_the_server_checks() {
     let created = app
         .post_as(&people[0], "/v1/matches", &json!({"seats": 2}))
         .await;
-    let id = created.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = created_id(created).await;
     let joined = app
         .client
         .post(format!("{}/v1/matches/{id}/join", app.address))
