@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent re-implementation of the shuffle of RULES.md §6 (shuffle_version 1),
+"""An independent re-implementation of the shuffle of docs/rules.md §9 (shuffle_version 1),
 for third parties checking a deal. Standard library only; ChaCha20 written out from its
 specification (64-bit block counter from 0, 64-bit nonce 0, as rand_chacha's ChaCha20Rng).
 

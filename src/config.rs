@@ -116,6 +116,12 @@ pub struct Settings {
     #[arg(long, env = "MAX_HELD_CONNECTIONS", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_held_connections: u32,
 
+    /// Longest a long-poll waits (whatever its `wait`) and an event stream stays open, in
+    /// seconds: the stream then ends and its client resumes with `Last-Event-ID`, as after any
+    /// dropped connection. Keep it below the idle timeout of any proxy in front.
+    #[arg(long, env = "MAX_HOLD_SECONDS", default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub max_hold_seconds: u64,
+
     /// Addresses of proxies whose `X-Forwarded-For` is believed (comma-separated); the client
     /// address of a request from anywhere else is its TCP peer.
     #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',')]
@@ -225,6 +231,7 @@ impl std::fmt::Debug for Settings {
             )
             .field("match_cache_capacity", &self.match_cache_capacity)
             .field("max_held_connections", &self.max_held_connections)
+            .field("max_hold_seconds", &self.max_hold_seconds)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("cors_allowed_origins", &self.cors_allowed_origins)
             .field("clock_sweep_seconds", &self.clock_sweep_seconds)

@@ -5,6 +5,9 @@
 //! Each layer imports only from the layers below it.
 //! - [`rules`]: the pure rules engine (cards, options and presets, the shuffle, decide/apply,
 //!   legal actions, views, replay). It imports nothing from the rest of the crate.
+//! - [`model`]: the match vocabulary every layer above the rules shares (status, visibility,
+//!   clock settings and presets, `on_timeout`, outcome, bot levels), each with one name
+//!   ([`model::Named`]) for the API, the database and the command line.
 //! - [`store`]: the database (SQLite or PostgreSQL through one sqlx pool): typed rows, seat
 //!   changes under a lock, and the append of a move's writes (grouped into one statement per
 //!   batch on PostgreSQL).
@@ -40,6 +43,7 @@ pub mod config;
 pub mod http;
 pub mod live;
 pub mod matches;
+pub mod model;
 pub mod notifications;
 pub mod process;
 pub mod random;

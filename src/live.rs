@@ -79,6 +79,8 @@ pub struct Notifier {
     /// How long a confirmed state stays trusted; `None`: for as long as the epoch lasts.
     trusted_for: Option<Duration>,
     freshness: Arc<Freshness>,
+    /// The longest any wait lasts, whatever its caller asked (`MAX_HOLD_SECONDS`).
+    longest_wait: Duration,
 }
 
 #[derive(Debug)]
@@ -96,6 +98,7 @@ impl Notifier {
             sender: broadcast::channel(4096).0,
             outbox: None,
             trusted_for,
+            longest_wait: Duration::MAX,
             freshness: Arc::new(Freshness {
                 epoch: AtomicU64::new(1),
                 complete: AtomicBool::new(complete),
@@ -122,6 +125,12 @@ impl Notifier {
             database_url.to_owned(),
         ));
         notifier
+    }
+
+    /// The same notifier, whose waits last at most `longest`.
+    pub fn waiting_at_most(mut self, longest: Duration) -> Notifier {
+        self.longest_wait = longest;
+        self
     }
 
     /// Receives every announcement from now on.
@@ -167,7 +176,8 @@ impl Notifier {
         *entry = (*entry).max(version);
     }
 
-    /// Waits until `topic` passes `version` or `wait` runs out. Announcements wake it at once;
+    /// Waits until `topic` passes `version` or `wait` (at most the notifier's longest wait)
+    /// runs out. Announcements wake it at once;
     /// one that never comes (lost while a listener reconnected, or never published by a process
     /// that died) is made up by asking `newest` (the database) every [`CATCH_UP`]. `newest`
     /// answering `None` (nothing to wait for any more, or the database failing) ends the wait.
@@ -182,7 +192,7 @@ impl Notifier {
         Asked: Future<Output = Option<i64>>,
     {
         let mut announcements = self.subscribe();
-        let deadline = tokio::time::Instant::now() + wait;
+        let deadline = tokio::time::Instant::now() + wait.min(self.longest_wait);
         loop {
             // Asked after subscribing, so a change in between is not missed.
             if newest().await.is_none_or(|newest| newest > version) {

@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use kings_corner::config::{Cli, Command};
+use kings_corner::model::Named;
 use kings_corner::{startup, store, telemetry};
 
 #[tokio::main]

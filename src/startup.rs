@@ -72,10 +72,12 @@ impl Application {
             settings.access_token_ttl_seconds,
         )
         .await?;
+        let longest_hold = Duration::from_secs(settings.max_hold_seconds);
         let notifier = match db.backend() {
             Backend::Sqlite => Notifier::in_process(),
             Backend::Postgres => Notifier::postgres(db.clone(), &settings.database.url),
-        };
+        }
+        .waiting_at_most(longest_hold);
         let notifications = web::Data::new(Notifications::new(
             db.clone(),
             notifier.clone(),
@@ -117,7 +119,7 @@ impl Application {
         let query_names = web::Data::new(http::query_names::QueryNames::new(&api));
         let trusted_proxies = web::Data::new(TrustedProxies(settings.trusted_proxies.clone()));
         let files = Files::plan(&settings);
-        let held = web::Data::new(HeldConnections::new(files.held_connections));
+        let held = web::Data::new(HeldConnections::new(files.held_connections, longest_hold));
         let match_service = matches.clone().into_inner();
         let cors_origins = settings.cors_allowed_origins.clone();
         let server = HttpServer::new(move || {

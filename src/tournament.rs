@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use crate::bots::{self, Budget, Level};
+use crate::model::Named;
 use crate::rules::{Event, GameState, Preset, Rules, Seat, Setup, Status};
 
 /// What to play.

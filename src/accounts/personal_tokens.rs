@@ -39,7 +39,11 @@ const LAST_USE_RESOLUTION: i64 = 60;
 #[schema(example = json!({"name": "my bot", "scopes": ["play", "read"], "expires_in_days": 90}))]
 pub struct NewToken {
     /// A name to know it by (1–64 characters, not only spaces).
-    #[schema(min_length = 1, max_length = 64, pattern = "\\S")]
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
+    )]
     pub name: String,
     /// What it may do: any of `play`, `read`, `webhooks`, `account` (at least one, and none
     /// the token creating it lacks).

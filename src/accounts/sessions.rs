@@ -27,7 +27,8 @@ pub struct Login {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"refresh_token": "q2V0m3n1bW9yZS1yYW5kb20tYnl0ZXMtaGVyZQ"}))]
 pub struct RefreshRequest {
-    /// The refresh token from the last login or refresh.
+    /// The refresh token from the last login or refresh (base64url, as the server gave it).
+    #[schema(pattern = "^[A-Za-z0-9_-]+$")]
     pub refresh_token: String,
 }
 

@@ -20,44 +20,11 @@ mod position;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use crate::rules::{Action, Knowledge};
 
+pub use crate::model::Level;
 pub use expert::Budget;
-
-/// How well a bot plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    /// A uniformly random legal action.
-    Random,
-    /// The heuristics of the source pages: kings to corners, moves that open spaces, high
-    /// cards shed first.
-    Basic,
-    /// Search over the unseen cards, each candidate played out with `basic`.
-    Expert,
-}
-
-impl Level {
-    /// Every level, weakest first.
-    pub const ALL: [Level; 3] = [Level::Random, Level::Basic, Level::Expert];
-
-    /// Its name in the API and on the command line.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::Random => "random",
-            Level::Basic => "basic",
-            Level::Expert => "expert",
-        }
-    }
-
-    /// The level of this name.
-    pub fn from_name(name: &str) -> Option<Level> {
-        Level::ALL.into_iter().find(|level| level.name() == name)
-    }
-}
 
 /// What a bot would do, and why in a few words (the hint's answer).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -176,24 +176,21 @@ impl StreamQuery {
     }
 }
 
-/// The `Last-Event-ID` a reconnecting event stream resumes after (`None` when absent or
-/// empty).
+/// The `Last-Event-ID` a reconnecting event stream resumes after (`None` when absent).
 pub struct LastEventId(pub Option<i64>);
 
 impl FromRequest for LastEventId {
     type Error = ApiError;
     type Future = Ready<Result<LastEventId, ApiError>>;
 
-    /// An empty header is none; one that is not a sequence number (0 or more) is refused rather
-    /// than ignored, which would restart the stream somewhere the client did not ask for.
+    /// One that is not a sequence number (0 or more), an empty one included, is refused rather
+    /// than ignored, which would restart the stream somewhere the client did not ask for. (A
+    /// browser's `EventSource` sends the header only once it has seen an event id.)
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         let Some(value) = request.headers().get("last-event-id") else {
             return ready(Ok(LastEventId(None)));
         };
         let text = value.to_str().map(str::trim).unwrap_or("-");
-        if text.is_empty() {
-            return ready(Ok(LastEventId(None)));
-        }
         ready(match text.parse::<i64>() {
             Ok(after) if after >= 0 => Ok(LastEventId(Some(after))),
             _ => Err(ApiError::refused(

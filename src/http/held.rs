@@ -1,9 +1,12 @@
 //! A cap on the connections requests hold open (long-polls and event streams), so that many
 //! waiting clients cannot take every file the process may open and stop it from accepting
-//! moves. Past the cap a new long-poll or stream answers 503 with `Retry-After`.
+//! moves. Past the cap a new long-poll or stream answers 503 with `Retry-After`. A held
+//! connection also has a longest life (`MAX_HOLD_SECONDS`), so that no proxy's idle timeout
+//! cuts it first and a stream moves to another process after a restart in time.
 
 use std::future::{Ready, ready};
 use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
@@ -11,20 +14,36 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::ApiError;
 
-/// How many connections requests may hold open at once.
+/// How many connections requests may hold open at once, and for how long each.
 #[derive(Clone, Debug)]
-pub struct HeldConnections(Arc<Semaphore>);
+pub struct HeldConnections {
+    places: Arc<Semaphore>,
+    longest: Duration,
+}
 
 impl HeldConnections {
-    /// At most `cap` held connections.
-    pub fn new(cap: usize) -> HeldConnections {
-        HeldConnections(Arc::new(Semaphore::new(cap)))
+    /// At most `cap` held connections, each for at most `longest`.
+    pub fn new(cap: usize, longest: Duration) -> HeldConnections {
+        HeldConnections {
+            places: Arc::new(Semaphore::new(cap)),
+            longest,
+        }
     }
 }
 
 /// One held connection's place under the cap, given back when dropped (when the long-poll
 /// answers or the stream ends).
-pub struct Held(#[allow(dead_code)] OwnedSemaphorePermit);
+pub struct Held {
+    _place: OwnedSemaphorePermit,
+    longest: Duration,
+}
+
+impl Held {
+    /// How long the connection may be held.
+    pub fn longest(&self) -> Duration {
+        self.longest
+    }
+}
 
 impl FromRequest for Held {
     type Error = ApiError;
@@ -34,13 +53,21 @@ impl FromRequest for Held {
         let held = request
             .app_data::<web::Data<HeldConnections>>()
             .expect("HeldConnections are registered");
-        ready(held.0.clone().try_acquire_owned().map(Held).map_err(|_| {
-            ApiError::refused(
+        let place = held.places.clone().try_acquire_owned();
+        ready(
+            place
+                .map(|place| Held {
+                    _place: place,
+                    longest: held.longest,
+                })
+                .map_err(|_| {
+                    ApiError::refused(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too_many_held_connections",
                 "The server holds as many long-polls and streams as it may: try again shortly.",
             )
             .retry_after(5)
-        }))
+                }),
+        )
     }
 }

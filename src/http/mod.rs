@@ -21,6 +21,7 @@ pub mod players;
 pub mod query_names;
 pub mod request_log;
 pub mod rules;
+pub mod sse;
 pub mod text;
 pub mod tokens;
 pub mod webhooks;

@@ -1,21 +1,20 @@
 //! `GET /v1/me/events` (long-poll) and `GET /v1/me/stream` (Server-Sent Events): the caller's
 //! account-wide notifications.
 
-use actix_web::http::header;
-use actix_web::web::Bytes;
 use actix_web::{HttpResponse, get, web};
 use futures_util::StreamExt;
 
 use super::error::{ApiError, Problem};
 use super::extract::{Caller, LastEventId, Read, StreamQuery};
 use super::held::Held;
+use super::sse::{self, Frame};
 use crate::notifications::{
     Notification, NotificationPage, NotificationQuery, Notifications, StreamItem,
 };
 
 /// The caller's notifications after `after`, in order, long-polling up to `wait` seconds:
 /// `your_turn`, `match_started`, `match_finished`, `seat_joined`, `seat_left`, `invited`,
-/// `deadline_near`, `seat_out`. Kept for at least 30 days: a client that comes back gets what
+/// `deadline_near`, `seat_out`, `rematch_offered`. Kept for at least 30 days: a client that comes back gets what
 /// it missed by asking from the last `seq` it saw.
 #[utoipa::path(
     tag = "notifications",
@@ -48,7 +47,7 @@ pub async fn get_notifications(
     tag = "notifications",
     params(
         StreamQuery,
-        ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this `seq`", minimum = 0),
+        ("Last-Event-ID" = Option<i64>, Header, nullable = false, description = "Resume after this `seq`", minimum = 0),
     ),
     responses(
         (status = 200, description = "`text/event-stream`; each `data:` is a `Notification`", content_type = "text/event-stream", body = String),
@@ -70,29 +69,18 @@ pub async fn stream_notifications(
         .into_inner()
         .follow(&caller.account_id, after)
         .await?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header(("X-Accel-Buffering", "no"))
-        // The stream keeps its place under the cap for as long as it lasts.
-        .streaming(stream.map(move |item| {
-            let _keep = &held;
-            Ok::<_, actix_web::Error>(frame(&item))
-        })))
+    Ok(sse::respond(stream.map(|item| frame(&item)), held))
 }
 
-/// One Server-Sent Events frame.
-fn frame(item: &StreamItem) -> Bytes {
+/// One item of the stream as a Server-Sent Events frame.
+fn frame(item: &StreamItem) -> Frame {
     match item {
-        StreamItem::KeepAlive => Bytes::from_static(b": keep-alive\n\n"),
-        StreamItem::Notification(notification) => {
-            let data = serde_json::to_string::<Notification>(notification)
-                .expect("notifications serialise");
-            Bytes::from(format!(
-                "id: {}\nevent: {}\ndata: {data}\n\n",
-                notification.seq,
-                notification.notice.kind()
-            ))
-        }
+        StreamItem::KeepAlive => Frame::KeepAlive,
+        StreamItem::Notification(notification) => Frame::Item {
+            id: notification.seq,
+            event: notification.notice.kind().to_owned(),
+            data: serde_json::to_string::<Notification>(notification)
+                .expect("notifications serialise"),
+        },
     }
 }

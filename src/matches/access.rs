@@ -10,8 +10,9 @@ use std::collections::HashMap;
 
 use super::MatchError;
 use crate::bots::Level;
+use crate::model::Visibility;
 use crate::rules::Seat;
-use crate::store::matches::{MatchRow, SeatRow, Visibility};
+use crate::store::{MatchRow, SeatRow};
 
 /// What stays fixed once a match has started: who sits where, who may watch, and whether the
 /// server ends forced turns. Kept with the match's cached state.

@@ -7,8 +7,8 @@ use utoipa::IntoParams;
 use super::export::{ExportClock, ExportEvent, ExportSeat, MatchExport};
 use super::{MatchError, MatchView, Matches};
 use crate::clock::rfc3339;
+use crate::model::MatchStatus;
 use crate::rules::EVENT_FORMAT_VERSION;
-use crate::store::matches::MatchStatus;
 
 /// Which point of the log to show.
 #[derive(Deserialize, IntoParams)]

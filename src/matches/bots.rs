@@ -31,9 +31,10 @@ use super::state::Intent;
 use super::{MatchError, MatchSummary, Matches};
 use crate::bots::{self, Level};
 use crate::clock::rfc3339;
+use crate::model::MatchStatus;
 use crate::rules::{Action, RuleError, Seat};
-use crate::store::matches::{MatchStatus, SeatRow, free_bot_account};
 use crate::store::{self, work::Work};
+use crate::store::{SeatRow, free_bot_account};
 
 /// How often each process looks for bot turns no write of its own woke it for.
 pub const LOOK_EVERY: Duration = Duration::from_millis(500);

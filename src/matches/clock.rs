@@ -10,47 +10,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::clock::rfc3339;
+use crate::model::{ClockSettings, OnTimeout};
 use crate::rules::{Event, Seat};
-use crate::store::matches::{ClockSettings, OnTimeout};
-
-/// Named clocks a person understands.
-pub const PRESETS: [(&str, ClockSettings); 4] = [
-    (
-        "fast_5m",
-        ClockSettings {
-            turn_seconds: 5 * 60,
-            bank_seconds: 10 * 60,
-        },
-    ),
-    (
-        "correspondence_1d",
-        ClockSettings {
-            turn_seconds: DAY,
-            bank_seconds: 2 * DAY,
-        },
-    ),
-    (
-        "correspondence_3d",
-        ClockSettings {
-            turn_seconds: 3 * DAY,
-            bank_seconds: 3 * DAY,
-        },
-    ),
-    (
-        "correspondence_7d",
-        ClockSettings {
-            turn_seconds: 7 * DAY,
-            bank_seconds: 7 * DAY,
-        },
-    ),
-];
-
-const DAY: u32 = 86_400;
-
-/// The longest turn a clock may give, and the largest bank.
-pub const MOST_TURN_SECONDS: u32 = 30 * DAY;
-/// The largest bank a clock may give.
-pub const MOST_BANK_SECONDS: u32 = 60 * DAY;
 
 /// The clock of a match, at some point of its log.
 #[derive(Clone, Debug, PartialEq, Eq)]

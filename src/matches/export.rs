@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 use super::clock::MatchClock;
 use super::log;
 use crate::clock::{parse_rfc3339, rfc3339};
+use crate::model::{ClockSettings, OnTimeout};
 use crate::rules::{Event, GameState, OutReason, Rules, Seat, Setup, Status, replay, shuffle};
-use crate::store::matches::{ClockSettings, OnTimeout};
 
 /// One seat in an export.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -71,7 +71,7 @@ pub struct MatchExport {
     pub commitment: String,
     /// The revealed secret (hex).
     pub secret: String,
-    /// The shuffle algorithm (RULES.md §6) the hands were dealt with.
+    /// The shuffle algorithm (docs/rules.md §9) the hands were dealt with.
     pub shuffle_version: u32,
     /// The version of the events' JSON format.
     pub event_format: u32,
@@ -83,7 +83,7 @@ pub struct MatchExport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ExportClock>,
     /// The first hand's dealer, for a rematch (the deal moves on from the match before);
-    /// absent: drawn from the secret and the client seeds (RULES.md §6).
+    /// absent: drawn from the secret and the client seeds (docs/rules.md §9).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_dealer: Option<Seat>,
     /// The whole log, unredacted, in order.

@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{MatchError, Matches};
+use crate::model::{MatchStatus, Visibility};
 use crate::notifications::notice::{Invited as InvitedNotice, Notice};
 use crate::store::invitations::Invited;
-use crate::store::matches::{MatchStatus, Visibility};
-use crate::store::{StoreError, matches::seat_of};
+use crate::store::{StoreError, seat_of};
 
 /// Most invitations one match may send.
 pub const MOST_PER_MATCH: i64 = 20;

@@ -12,17 +12,19 @@ use utoipa::{IntoParams, ToSchema};
 use super::access;
 use super::bots::BotRequest;
 use super::cache::MatchState;
+use super::log;
 use super::notices::{self, Seats};
 use super::state::advance;
 use super::{MatchError, MatchSummary, Matches};
-use super::{clock, log};
 use crate::live::Checkpoint;
+use crate::model::{
+    CLOCK_PRESETS, ClockSettings, MOST_BANK_SECONDS, MOST_TURN_SECONDS, MatchStatus, OnTimeout,
+    Visibility,
+};
 use crate::rules::{Rules, RulesError, Seat};
 use crate::store::append::Append;
-use crate::store::matches::{
-    ClockSettings, Cursor, Listing, MatchRow, MatchStatus, NewMatch, OnTimeout, SeatRow, Visibility,
-};
 use crate::store::seating::SeatChange;
+use crate::store::{Cursor, Listing, MatchRow, NewMatch, SeatRow};
 use crate::{random, rules, store};
 
 /// Longest client seed, in characters.
@@ -81,7 +83,7 @@ impl ClockChoice {
     fn settings(&self) -> Result<ClockSettings, MatchError> {
         let invalid = |detail: String| MatchError::InvalidClock { detail };
         match self {
-            ClockChoice::Preset(name) => clock::PRESETS
+            ClockChoice::Preset(name) => CLOCK_PRESETS
                 .iter()
                 .find(|(preset, _)| preset == name)
                 .map(|(_, settings)| *settings)
@@ -91,16 +93,16 @@ impl ClockChoice {
                     ))
                 }),
             ClockChoice::Custom(settings) => {
-                if !(1..=clock::MOST_TURN_SECONDS).contains(&settings.turn_seconds) {
+                if !(1..=MOST_TURN_SECONDS).contains(&settings.turn_seconds) {
                     return Err(invalid(format!(
                         "turn_seconds is 1 to {} (30 days)",
-                        clock::MOST_TURN_SECONDS
+                        MOST_TURN_SECONDS
                     )));
                 }
-                if settings.bank_seconds > clock::MOST_BANK_SECONDS {
+                if settings.bank_seconds > MOST_BANK_SECONDS {
                     return Err(invalid(format!(
                         "bank_seconds is 0 to {} (60 days)",
-                        clock::MOST_BANK_SECONDS
+                        MOST_BANK_SECONDS
                     )));
                 }
                 Ok(*settings)
@@ -315,7 +317,7 @@ impl Matches {
             .iter()
             .map(|row| {
                 let seats = seats.remove(&row.id).unwrap_or_default();
-                let seated = store::matches::seat_of(&seats, account_id).is_some();
+                let seated = store::seat_of(&seats, account_id).is_some();
                 MatchSummary::new(row, &seats, seated, now)
             })
             .collect();
@@ -403,7 +405,7 @@ impl Matches {
             .lock_seats(match_id)
             .await?
             .ok_or(MatchError::NotFound)?;
-        let seat = store::matches::seat_of(&change.seats, account_id);
+        let seat = store::seat_of(&change.seats, account_id);
         Ok((change, seat))
     }
 

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::MatchError;
 use crate::rules::Event;
-use crate::store::matches::StoredEvent;
+use crate::store::StoredEvent;
 
 /// The canonical bytes of an event: its compact JSON (fields in declaration order).
 pub fn canonical(event: &Event) -> String {

@@ -11,12 +11,13 @@
 
 use super::cache::MatchState;
 use crate::clock::rfc3339;
+use crate::model::Outcome;
 use crate::notifications::notice::{
     DeadlineNear, MatchFinished, MatchStarted, Notice, SeatChanged, SeatOut, YourTurn,
 };
 use crate::rules::{Event, OutReason, Seat, Status};
-use crate::store::matches::{MatchRow, Outcome, SeatRow};
 use crate::store::notifications::NewNotification;
+use crate::store::{MatchRow, SeatRow};
 
 /// The notices of a change from `before` to `after` through `events`, written at `now`.
 /// `turn_began`: whether a turn began (another seat's, or the same seat's again).

@@ -8,8 +8,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{MatchError, Matches};
+use crate::model::{MatchStatus, Visibility};
 use crate::rules::{Event, OutReason, Preset, Rules};
-use crate::store::matches::{MatchStatus, Visibility};
 
 /// What a player has done at the tables.
 #[derive(Serialize, ToSchema)]

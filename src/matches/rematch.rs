@@ -10,11 +10,12 @@
 use super::access;
 use super::lobby::{TableSettings, open_match};
 use super::{MatchError, MatchSummary, Matches};
+use crate::model::MatchStatus;
 use crate::notifications::Notice;
 use crate::notifications::notice::RematchOffered;
 use crate::rules::{Event, Seat};
 use crate::store::accounts::DELETED_USERNAME;
-use crate::store::matches::{MatchStatus, NewMatch, SeatRow};
+use crate::store::{NewMatch, SeatRow};
 
 /// A rematch, and whether this call created it.
 pub struct Rematch {

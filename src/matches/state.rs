@@ -15,9 +15,10 @@ use super::log::{self, Recorded};
 use super::notices;
 use super::{MatchError, Matches};
 use crate::live::Checkpoint;
+use crate::model::{MatchStatus, Outcome};
 use crate::rules::{Action, Event, GameState, OutReason, Seat, Setup, Status};
 use crate::store::append::{Append, KeptResponse, ReadModel};
-use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow};
+use crate::store::{MatchRow, SeatRow};
 
 /// Most forced `end_turn`s taken automatically after one move (a safety bound).
 const MAX_AUTOMATIC_TURNS: usize = 10_000;

@@ -6,8 +6,9 @@ use utoipa::ToSchema;
 use super::cache::MatchState;
 use super::clock::ClockView;
 use crate::bots::Level;
+use crate::model::{MatchStatus, Outcome, Visibility};
 use crate::rules::{Rules, Seat};
-use crate::store::matches::{MatchRow, MatchStatus, Outcome, SeatRow, Visibility};
+use crate::store::{MatchRow, SeatRow};
 
 /// A taken seat, as everybody sees it.
 #[derive(Serialize, ToSchema)]

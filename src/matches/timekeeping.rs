@@ -21,8 +21,8 @@ use super::cache::MatchState;
 use super::state::Intent;
 use super::{MatchError, MatchView, Matches};
 use crate::clock::rfc3339;
+use crate::model::{MatchStatus, OnTimeout};
 use crate::rules::{Event, Seat, Status};
-use crate::store::matches::{MatchStatus, OnTimeout};
 use crate::store::work::Work;
 
 /// Most matches one sweep takes on.

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::clock::rfc3339;
+use crate::model::Outcome;
 use crate::rules::{OutReason, Seat};
-use crate::store::matches::Outcome;
 use crate::store::notifications::{NewNotification, StoredNotification};
 
 /// A notification's type and fields: `{"type": "your_turn", "data": {…}}`.
@@ -234,6 +234,18 @@ impl Notification {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A new kind of notification is named where client authors read about them.
+    #[test]
+    fn the_readme_names_every_kind() {
+        let readme = include_str!("../../README.md");
+        for kind in KINDS {
+            assert!(
+                readme.contains(&format!("`{kind}`")),
+                "README.md names `{kind}`"
+            );
+        }
+    }
 
     #[test]
     fn a_notice_written_reads_back_the_same() {

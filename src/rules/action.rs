@@ -1,4 +1,4 @@
-//! What a player asks to do (RULES.md §4). Actions are a stable, versioned wire format: the API
+//! What a player asks to do (docs/rules.md §3). Actions are a stable, versioned wire format: the API
 //! accepts them as JSON (`{"type":"play","card":"7H","to":"N"}`) and the engine lists them in
 //! [`legal_actions`](super::legal_actions).
 
@@ -45,9 +45,9 @@ pub enum Action {
     Draw,
     /// End the turn (drawing first under `draw: end`).
     EndTurn,
-    /// Leave the match for good (RULES.md §10.1): at any moment, on one's turn or not.
+    /// Leave the match for good (docs/rules.md §7.1): at any moment, on one's turn or not.
     Resign,
-    /// Call the match off before its first action (RULES.md §10.2): nobody wins.
+    /// Call the match off before its first action (docs/rules.md §7.2): nobody wins.
     Abort,
 }
 

@@ -1,4 +1,4 @@
-//! Cards and their notation (RULES.md §1).
+//! Cards and their notation (docs/rules.md §1).
 //!
 //! A [`Face`] is a natural card's identity (`"10H"`); a [`Card`] is what the deck and the hands
 //! hold: a face or a joker (`"JK"`); a [`PlacedCard`] is a card on the layout, where a joker is
@@ -337,7 +337,7 @@ impl FromStr for PlacedCard {
     }
 }
 
-/// Serde and OpenAPI for the three card types: each is a string in RULES.md §1 notation.
+/// Serde and OpenAPI for the three card types: each is a string in docs/rules.md §1 notation.
 macro_rules! card_notation {
     ($type:ty, $pattern:expr, $example:expr, $description:expr) => {
         impl Serialize for $type {

@@ -1,4 +1,4 @@
-//! The catalog of options and presets that `GET /v1/rules` serves: every option of RULES.md §3
+//! The catalog of options and presets that `GET /v1/rules` serves: every option of docs/rules.md §4
 //! with its type, allowed values, default and meaning, and every preset with its full option set.
 
 use serde::Serialize;
@@ -20,7 +20,7 @@ pub struct OptionInfo {
     pub default: serde_json::Value,
     /// What it does, in a sentence for a player choosing it.
     pub description: &'static str,
-    /// The source pages it comes from (RULES.md's file numbers).
+    /// The source pages it comes from (numbered as in the five rule pages the rule book was distilled from).
     pub source: &'static str,
 }
 
@@ -35,15 +35,15 @@ pub struct PresetInfo {
     pub rules: Rules,
 }
 
-/// How the engine reads the rule book where its sources leave room: RULES.md §9 readings 19–24
-/// (the rule book's latest), then the engine's own choices where RULES.md is silent.
+/// How the engine reads the rule book where its sources leave room: docs/rules.md §4
+/// and §6 (the rule book's latest readings), then the engine's own choices where the rule book is silent.
 pub const READINGS: [&str; 16] = [
-    "§9.19 Options add plays, never remove them: with `ace_wrap` and `ace_starter_takes_two`, a side pile whose only card is an ace takes a 2 of the other colour or a king of the other colour (a pile or run whose lowest card is such a king may move onto it); after a king it builds down as usual.",
-    "§9.20 A finished starter stays finished: no card, run or pile goes on a 2 played onto a lone starter ace, wherever the pair later moves (it may move as a whole where its ace fits).",
-    "§9.21 `hand_size` or `hand_size_5_plus` is chosen by the number of players dealt into a hand (the players still in), not by the number of seats.",
-    "§9.22 `draw: when_stuck` with `draw_until_playable`, and `side_build: up_alternating` with `ace_starter_takes_two`, are refused.",
-    "§9.23 Players × hand size + 4 counts the natural cards of the deck(s); jokers are extra. Every number of players a later hand could deal must fit.",
-    "§9.24 `king_hold_penalty`, chips figures and scoring-table figures are at most 1,000; `target` and `out_at_target` at most 100,000; `hands` and `hands_won` at most 1,000.",
+    "§6.16 Options add plays, never remove them: with `ace_wrap` and `ace_starter_takes_two`, a side pile whose only card is an ace takes a 2 of the other colour or a king of the other colour (a pile or run whose lowest card is such a king may move onto it); after a king it builds down as usual.",
+    "§6.17 A finished starter stays finished: no card, run or pile goes on a 2 played onto a lone starter ace, wherever the pair later moves (it may move as a whole where its ace fits).",
+    "§6.18 `hand_size` or `hand_size_5_plus` is chosen by the number of players dealt into a hand (the players still in), not by the number of seats.",
+    "§4 `draw: when_stuck` with `draw_until_playable`, and `side_build: up_alternating` with `ace_starter_takes_two`, are refused.",
+    "§6.19 Players × hand size + 4 counts the natural cards of the deck(s); jokers are extra. Every number of players a later hand could deal must fit.",
+    "§4 `king_hold_penalty`, chips figures and scoring-table figures are at most 1,000; `target` and `out_at_target` at most 100,000; `hands` and `hands_won` at most 1,000.",
     "The first dealer is drawn uniformly from the seed of \"hand 0\", by the shuffle's rejection sampling.",
     "`players` defaults to 4 (\"best with 4\").",
     "A `king_hold_penalty` counts natural kings only: a joker is not a king until it is played as one.",
@@ -56,7 +56,7 @@ pub const READINGS: [&str; 16] = [
     "Under `when_stuck`, a player holding a playable card must play one before ending the turn.",
 ];
 
-/// `(name, type, values, description, source)` of every option, in RULES.md's order.
+/// `(name, type, values, description, source)` of every option, in the rule book's order (docs/rules.md §4).
 const OPTIONS: [(&str, &str, &str, &str, &str); 23] = [
     (
         "players",

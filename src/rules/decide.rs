@@ -97,7 +97,7 @@ impl GameState {
     }
 
     /// The server's decision when the seat to move has run out of time: it is out, and the
-    /// turn passes (RULES.md §10.3). `deadline` (RFC 3339) is the one enforced; the engine has
+    /// turn passes (docs/rules.md §7.3). `deadline` (RFC 3339) is the one enforced; the engine has
     /// no clock, so whether it has passed is for the server (and `verify`) to check.
     pub fn forfeit(&self, seat: Seat, deadline: String) -> Result<Vec<Event>, RuleError> {
         self.check_to_move(seat)?;
@@ -176,7 +176,7 @@ impl GameState {
         Ok(())
     }
 
-    /// `collect_corners`: a corner whose top becomes an ace is claimed by the player (§9.14).
+    /// `collect_corners`: a corner whose top becomes an ace is claimed by the player (§6.12).
     fn push_corner_claim(
         &self,
         seat: Seat,
@@ -312,7 +312,7 @@ impl Script {
         self.emit(Event::TurnStarted { seat });
         let rules = self.state.rules().clone();
         if rules.empty_side == EmptySide::FromStock {
-            // Refill first, then the start-of-turn draw (§9.9).
+            // Refill first, then the start-of-turn draw (§6.8).
             for pile in PileId::SIDES {
                 if !self.state.pile(pile).is_empty() {
                     continue;
@@ -334,12 +334,12 @@ impl Script {
         let rules = self.state.rules().clone();
         if rules.draw == DrawMode::WhenStuck {
             self.draw(seat, DrawReason::Draw, usize::from(rules.draw_count));
-            // §9.8: if none of the drawn cards can be played, the turn ends by itself.
+            // §6.7: if none of the drawn cards can be played, the turn ends by itself.
             if !self.state.can_play_from_hand(seat) {
                 self.end_turn(seat);
             }
         } else {
-            // §9.7: one card at a time until one can be played or the stock is empty.
+            // §6.6: one card at a time until one can be played or the stock is empty.
             let mut count = 0;
             for card in self.state.stock.iter().rev() {
                 count += 1;
@@ -389,7 +389,7 @@ impl Script {
     }
 
     /// A seat leaves the match: its hand is set aside; if it was its turn, the turn passes at
-    /// once (no draw, no penalty); the last seat still in wins the match (§10.3–4).
+    /// once (no draw, no penalty); the last seat still in wins the match (§7.3–4).
     fn leave(&mut self, seat: Seat, reason: OutReason, deadline: Option<String>) {
         let had_the_turn = self.state.turn == seat;
         let hand = self.state.hand(seat).to_vec();
@@ -428,7 +428,7 @@ impl Script {
     }
 }
 
-/// Scores the hand that just ended (RULES.md §2 scoring, §9.12–§9.16).
+/// Scores the hand that just ended (docs/rules.md §2 scoring, §6.10–§6.14).
 fn hand_result(state: &GameState, outcome: HandOutcome) -> HandResult {
     let rules = state.rules();
     let players = usize::from(state.players());
@@ -537,7 +537,7 @@ fn hand_result(state: &GameState, outcome: HandOutcome) -> HandResult {
     }
 }
 
-/// Whether the match ends after the hand just recorded, and who won (RULES.md §3 `game_end`).
+/// Whether the match ends after the hand just recorded, and who won (docs/rules.md §4 `game_end`).
 fn game_winners(state: &GameState) -> Option<Vec<Seat>> {
     let result = state.last_hand.as_ref()?;
     let totals = &state.totals;
@@ -553,7 +553,7 @@ fn game_winners(state: &GameState) -> Option<Vec<Seat>> {
         )
     };
     let total_of = |seat: Seat| totals[usize::from(seat)];
-    // Seats that resigned or timed out rank below every seat still in (§10.5).
+    // Seats that resigned or timed out rank below every seat still in (§7.5).
     let still_in = || (0..players).filter(|seat| state.is_active(*seat));
     match state.rules().game_end {
         GameEnd::Target(target) => {

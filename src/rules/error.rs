@@ -21,9 +21,9 @@ pub enum Misfit {
     NothingOnAce,
     /// The top card is a king on a pile building up (and `ace_wrap` is off).
     NothingOnKing,
-    /// `ace_starter_takes_two`: the pile took its 2 and is finished (§9.20: wherever it moves).
+    /// `ace_starter_takes_two`: the pile took its 2 and is finished (§6.17: wherever it moves).
     PileFinished,
-    /// `ace_starter_takes_two`: a lone starter ace takes a 2, or with `ace_wrap` a king (§9.19).
+    /// `ace_starter_takes_two`: a lone starter ace takes a 2, or with `ace_wrap` a king (§6.16).
     StarterAce {
         /// Whether a king would also do (`ace_wrap`).
         or_king: bool,

@@ -20,7 +20,7 @@ pub const EVENT_FORMAT_VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
-    /// A hand was dealt (RULES.md §9.1).
+    /// A hand was dealt (docs/rules.md §6.1).
     HandDealt {
         /// Hand number, from 1.
         hand: u32,
@@ -45,7 +45,7 @@ pub enum Event {
     SideRefilled {
         /// The side space it filled.
         pile: PileId,
-        /// The card turned up (jokers go to the bottom of the stock instead, §9.3).
+        /// The card turned up (jokers go to the bottom of the stock instead, §6.2).
         card: Face,
     },
     /// A seat drew cards from the stock.
@@ -107,12 +107,12 @@ pub enum Event {
     TurnEnded {
         /// Whose turn it was.
         seat: Seat,
-        /// Whether it was a pass: the stock was empty and no card entered or left a hand (§9.11).
+        /// Whether it was a pass: the stock was empty and no card entered or left a hand (§6.9).
         passed: bool,
     },
     /// The hand ended; every hand is revealed.
     HandEnded(HandResult),
-    /// A seat is out of the match for good (RULES.md §10.3): it resigned, or the server forfeited
+    /// A seat is out of the match for good (docs/rules.md §7.3): it resigned, or the server forfeited
     /// it when its time ran out. Its hand is set aside face down.
     SeatOut {
         /// The seat that left.
@@ -156,7 +156,7 @@ pub enum Event {
         #[schema(format = DateTime)]
         deadline: String,
     },
-    /// The match was called off before its first action (RULES.md §10.2): no winners, nothing
+    /// The match was called off before its first action (docs/rules.md §7.2): no winners, nothing
     /// scored, no chips paid.
     MatchAborted {
         /// The seat that called it off.

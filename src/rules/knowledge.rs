@@ -1,7 +1,7 @@
 //! What one seat may know, and nothing more: [`Knowledge`], the input of every bot.
 //!
 //! A seat sees its own hand, the layout and foundations, the stock's count, every seat's card
-//! count and scores, and every play as it happens (RULES.md §5). What the layout no longer
+//! count and scores, and every play as it happens (docs/rules.md §8). What the layout no longer
 //! shows but everybody saw (the cards of claimed corners, the passes in a row, what the seat to
 //! move did this turn) is public history, kept here too. Other hands, dead hands and the stock's
 //! order are not: `Knowledge` has no field that could hold them, and no secret.

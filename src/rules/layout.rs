@@ -8,7 +8,7 @@ use super::options::{Build, EmptySide};
 use super::pile::{PileId, PileKind};
 use super::state::GameState;
 
-/// Whether `card` fits on `top` for a pile that builds by `build` (RULES.md §1, §3).
+/// Whether `card` fits on `top` for a pile that builds by `build` (docs/rules.md §1, §4).
 pub fn fits(build: Build, ace_wrap: bool, top: Face, card: Face) -> Result<(), Misfit> {
     let (top_rank, rank) = (top.rank().value(), card.rank().value());
     let down = build.is_down();
@@ -37,8 +37,8 @@ pub fn fits(build: Build, ace_wrap: bool, top: Face, card: Face) -> Result<(), M
 /// decides it, `None` where the pile builds as usual.
 ///
 /// A side pile whose only card is an ace takes a 2 of the other colour; with `ace_wrap` a king
-/// of the other colour too (§9.19: options add plays, never remove them). A 2 lying directly on
-/// an ace closes the pair for good, wherever the pair has moved (§9.20): piles build down (or
+/// of the other colour too (§6.16: options add plays, never remove them). A 2 lying directly on
+/// an ace closes the pair for good, wherever the pair has moved (§6.17): piles build down (or
 /// wrap from ace to king), so only the starter rule ever puts a 2 on an ace.
 fn starter_rule(
     kind: PileKind,
@@ -213,7 +213,7 @@ impl GameState {
         }
     }
 
-    /// RULES.md §9.6: whether a `play` from hand exists now for `seat`.
+    /// docs/rules.md §6.5: whether a `play` from hand exists now for `seat`.
     pub(crate) fn can_play_from_hand(&self, seat: Seat) -> bool {
         let mut previous = None;
         self.hand(seat).iter().any(|&card| {

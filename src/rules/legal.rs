@@ -73,7 +73,7 @@ impl GameState {
             if len == 0 {
                 continue;
             }
-            // Without partial runs the whole pile moves (`count` absent, §9.4).
+            // Without partial runs the whole pile moves (`count` absent, §6.3).
             let counts = if partial_runs { 1..=len } else { len..=len };
             for run in counts {
                 let count = partial_runs.then_some(run as u8);

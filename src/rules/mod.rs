@@ -1,6 +1,6 @@
-//! The rules engine: Kings in the Corner exactly as `RULES.md` says, for every option and preset.
+//! The rules engine: Kings in the Corner exactly as `docs/rules.md` says, for every option and preset.
 //!
-//! Pure and deterministic: no I/O, no clock, no randomness but the seeded shuffle of RULES.md §6.
+//! Pure and deterministic: no I/O, no clock, no randomness but the seeded shuffle of docs/rules.md §9.
 //! Nothing here imports from the rest of the crate.
 //!
 //! The engine follows the event-sourcing model: [`GameState::decide`] judges a player's
@@ -27,8 +27,8 @@
 //! - [`action`], [`event`], [`error`]: the wire types and [`RuleError`].
 //!
 //! # Readings of the rule book
-//! RULES.md §9 settles what its sources leave open; the readings that change play (19–21) and
-//! the engine's own choices where RULES.md is silent are listed in [`catalog::READINGS`],
+//! docs/rules.md §6 settles what its sources leave open; the readings that change play (16–18) and
+//! the engine's own choices where the rule book is silent are listed in [`catalog::READINGS`],
 //! which the rules endpoint also serves.
 
 pub mod action;
@@ -64,5 +64,5 @@ pub use view::{SeatView, TurnProgressView, View};
 /// A seat number, `0 … players − 1`, clockwise.
 pub type Seat = u8;
 
-/// RULES.md §9.10: at most this many play, move and draw actions in one turn.
+/// docs/rules.md §3: at most this many play, move and draw actions in one turn.
 pub const MAX_ACTIONS_PER_TURN: u16 = 200;

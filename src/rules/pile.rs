@@ -1,4 +1,4 @@
-//! The layout's pile names (RULES.md §1): side piles `N E S W`, corner piles `NE SE SW NW`
+//! The layout's pile names (docs/rules.md §1): side piles `N E S W`, corner piles `NE SE SW NW`
 //! and, with the `foundations` option, the foundations `FC FD FH FS`.
 
 use serde::{Deserialize, Serialize};

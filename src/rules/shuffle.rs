@@ -1,4 +1,4 @@
-//! The fair, reproducible shuffle of RULES.md §6 (`shuffle_version` 1).
+//! The fair, reproducible shuffle of docs/rules.md §9 (`shuffle_version` 1).
 //!
 //! * `commitment = hex(SHA-256(S))` for the match secret `S` (32 bytes from the OS's CSPRNG,
 //!   drawn by the server; the engine never draws randomness itself).

@@ -19,12 +19,12 @@ use super::shuffle::{self, Secret};
 pub struct Setup {
     /// The table's rules (validated).
     pub rules: Rules,
-    /// The match secret `S` of RULES.md §6. Never shown to players before the match ends.
+    /// The match secret `S` of docs/rules.md §9. Never shown to players before the match ends.
     pub secret: Secret,
     /// One client seed per seat (`""` for none).
     pub client_seeds: Vec<String>,
     /// The first hand's dealer when it is set (a rematch: the deal moves on from the match
-    /// before); `None`: drawn from the secret and the client seeds (RULES.md §6).
+    /// before); `None`: drawn from the secret and the client seeds (docs/rules.md §9).
     pub first_dealer: Option<Seat>,
 }
 
@@ -40,7 +40,7 @@ pub enum Status {
     Playing,
     /// The match is over.
     Finished,
-    /// The match was called off before its first action (RULES.md §10.2).
+    /// The match was called off before its first action (docs/rules.md §7.2).
     Aborted,
 }
 
@@ -82,11 +82,11 @@ pub struct GameState {
     pub(crate) hands_won: Vec<u32>,
     /// Seats still in the game (`out_at_target`, resignations and timeouts remove seats).
     pub(crate) active: Vec<bool>,
-    /// Why each seat that left the match left (RULES.md §10), in the order they left.
+    /// Why each seat that left the match left (docs/rules.md §7), in the order they left.
     pub(crate) left: Vec<(Seat, OutReason)>,
     /// Dead hands set aside this hand by seats that left (they count among the deck's cards).
     pub(crate) set_aside: Vec<Vec<Card>>,
-    /// Whether any player has played, moved, drawn or ended a turn yet (§10.2: no abort after).
+    /// Whether any player has played, moved, drawn or ended a turn yet (§7.2: no abort after).
     pub(crate) begun: bool,
     /// Corner piles claimed this hand, per seat.
     pub(crate) claimed: Vec<Vec<Vec<PlacedCard>>>,
@@ -234,7 +234,7 @@ impl GameState {
         &self.left
     }
 
-    /// Whether `abort` is still allowed: a hand is in play and nobody has acted yet (§10.2).
+    /// Whether `abort` is still allowed: a hand is in play and nobody has acted yet (§7.2).
     pub fn can_abort(&self) -> bool {
         self.status == Status::Playing && self.hand_number == 1 && !self.begun
     }
@@ -319,7 +319,7 @@ impl GameState {
                 self.progress = TurnProgress::default();
             }
             Event::SideRefilled { pile, card } => {
-                // Jokers met on the way went to the bottom of the stock (§9.3).
+                // Jokers met on the way went to the bottom of the stock (§6.2).
                 while let Some(next) = self.stock.pop() {
                     if next == Card::Natural(*card) {
                         break;
@@ -448,8 +448,8 @@ impl GameState {
     }
 }
 
-/// Draws the deck of a hand and deals it (RULES.md §9.1, §9.3): one card at a time to the
-/// active seats from the dealer's left, as many rounds as the players dealt in get cards (§9.21); then four natural cards face up
+/// Draws the deck of a hand and deals it (docs/rules.md §6.1, §6.2): one card at a time to the
+/// active seats from the dealer's left, as many rounds as the players dealt in get cards (§6.18); then four natural cards face up
 /// (a joker turned up goes to the bottom of the stock); the rest is the stock, next card first.
 pub(crate) fn deal(state: &GameState, hand: u32, dealer: Seat) -> Event {
     let setup = &state.setup;

@@ -1,4 +1,4 @@
-//! What a seat may see (RULES.md §5): the layout in full, the foundations, the stock count,
+//! What a seat may see (docs/rules.md §8): the layout in full, the foundations, the stock count,
 //! every seat's card count and scores, whose turn it is, the dealer — and only its own hand.
 //! A spectator sees the same without any hand. Hands are revealed in `last_hand` when a hand ends.
 
@@ -104,7 +104,7 @@ pub struct SeatView {
     pub claimed: Vec<Vec<PlacedCard>>,
     /// Whether the seat is still in the game.
     pub in_game: bool,
-    /// Why the seat left the match, if it resigned or timed out (RULES.md §10).
+    /// Why the seat left the match, if it resigned or timed out (docs/rules.md §7).
     pub left: Option<OutReason>,
     /// Chip balance, when playing for chips.
     pub chips: Option<i64>,

@@ -23,10 +23,12 @@ pub mod accounts;
 pub mod append;
 mod error;
 pub mod invitations;
-pub mod matches;
+mod listing;
+mod matches;
 pub mod notifications;
 pub mod personal_tokens;
 pub mod records;
+mod rows;
 pub mod seating;
 mod sqlite_file;
 pub mod stream_tickets;
@@ -43,6 +45,9 @@ use sqlx::{Any, AnyPool, Connection, Executor, Transaction};
 use crate::config::DatabaseSettings;
 pub use error::StoreError;
 use error::outage;
+pub use listing::{Cursor, Listing};
+pub use matches::NewMatch;
+pub use rows::{BOT_ACCOUNTS, MatchRow, SeatRow, StoredEvent, free_bot_account, seat_of};
 pub use sqlite_file::StartError;
 
 /// How much longer than the server's statement timeout the client waits, so that a slow

@@ -3,7 +3,7 @@
 
 use sqlx::Row;
 
-use super::matches::{ALIASED_MATCH_COLUMNS, MatchRow, match_from_row};
+use super::rows::{ALIASED_MATCH_COLUMNS, MatchRow, match_from_row};
 use super::{Db, StoreError};
 use crate::rules::Seat;
 

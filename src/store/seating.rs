@@ -11,12 +11,11 @@ use std::time::Duration;
 use sqlx::{Any, Row, Transaction};
 
 use super::append::{self, Append};
-use super::matches::{
-    MATCH_COLUMNS, MatchRow, NewMatch, SeatRow, insert_in, match_from_row, seat_from_row, seat_of,
-};
+use super::matches::{NewMatch, insert_in};
 use super::notifications::{self, NewNotification};
+use super::rows::{MATCH_COLUMNS, MatchRow, SeatRow, match_from_row, seat_from_row, seat_of};
 use super::{Backend, Db, StoreError, within};
-use crate::bots::Level;
+use crate::model::{Level, Named};
 use crate::rules::Seat;
 
 /// A match locked for a change of its seats. Dropping it without [`SeatChange::commit`] rolls

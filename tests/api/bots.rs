@@ -7,7 +7,8 @@ use kings_corner::matches::export::{MatchExport, verify};
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, players, shift_times_from, spawn_app, start_process,
+    Player, TestApp, assert_problem, keep_as_fixture, players, shift_times_from, spawn_app,
+    start_process,
 };
 
 /// Creates a match of `seats` with `bots` after the creator; answers its summary.
@@ -62,10 +63,13 @@ async fn play_to_the_end(app: &TestApp, player: &Player, id: &str) -> Value {
     panic!("match {id} did not end");
 }
 
-async fn export_verifies(app: &TestApp, player: &Player, id: &str) {
+async fn export_verifies(app: &TestApp, player: &Player, id: &str, fixture: Option<&str>) {
     let export = app
         .json_as(player, &format!("/v1/matches/{id}/export"))
         .await;
+    if let Some(name) = fixture {
+        keep_as_fixture(name, &export);
+    }
     let export: MatchExport = serde_json::from_value(export).unwrap();
     verify(&export).expect("a match with bots verifies");
 }
@@ -107,7 +111,8 @@ async fn solo_play_against_one_to_five_bots_in_every_preset() {
             let id = created["id"].as_str().unwrap();
             let end = play_to_the_end(&app, &me, id).await;
             assert_eq!(end["status"], "finished", "{preset} with {bots} bots");
-            export_verifies(&app, &me, id).await;
+            let fixture = format!("preset-{preset}");
+            export_verifies(&app, &me, id, (bots == 1).then_some(fixture.as_str())).await;
         }
     }
     let done = app.matches.bot_statistics();
@@ -347,7 +352,7 @@ async fn two_processes_play_each_bot_turn_once() {
     }
     assert_eq!(finished, ids.len(), "every match played to its end");
     for id in &ids {
-        export_verifies(&app, me, id).await;
+        export_verifies(&app, me, id, None).await;
     }
     let (first, second) = (
         app.matches.bot_statistics(),
@@ -440,6 +445,7 @@ async fn a_late_turn_is_played_by_a_bot_and_the_seat_stays_in() {
     let export = app
         .json_as(other, &format!("/v1/matches/{id}/export"))
         .await;
+    keep_as_fixture("stand-in", &export);
     let mut export: MatchExport = serde_json::from_value(export).unwrap();
     verify(&export).expect("a match with a bot's stand-in verifies");
     let stood_in = export

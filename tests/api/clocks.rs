@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use kings_corner::matches::export::{MatchExport, verify};
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, players, shift_times_from, spawn_app, spawn_app_with,
-    start_with_clock,
+    Player, TestApp, assert_problem, keep_as_fixture, players, shift_times_from, spawn_app,
+    spawn_app_with, start_with_clock,
 };
 
 /// A started match of `players` with this clock; its id.
@@ -216,6 +216,7 @@ async fn with_forfeit_the_server_forfeits_late_seats_by_itself() {
     let export = app
         .json_as(&two[0], &format!("/v1/matches/{id}/export"))
         .await;
+    keep_as_fixture("forfeit", &export);
     let export: MatchExport = serde_json::from_value(export).unwrap();
     assert!(export.clock.is_some());
     verify(&export).expect("an export with a timeout verifies");
@@ -285,7 +286,7 @@ async fn a_real_two_second_clock_forfeits_by_itself() {
     for _ in 0..80 {
         tokio::time::sleep(Duration::from_millis(100)).await;
         let row = app.db.match_by_id(&id).await.unwrap().unwrap();
-        if row.status.as_str() == "finished" {
+        if row.status == kings_corner::model::MatchStatus::Finished {
             finished = true;
             break;
         }
@@ -378,6 +379,24 @@ async fn a_deadline_near_reminder_is_written_once() {
         .filter(|event| event["type"] == "deadline_near")
         .count();
     assert_eq!(again, 1, "written once");
+
+    // Past the deadline the other seat claims: the match ends, and its log verifies.
+    app.clock.advance(10);
+    let late = view(&app, &players[0], &id).await["turn"].as_u64().unwrap() as usize;
+    let claimed = app
+        .post_as(
+            &players[1 - late],
+            &format!("/v1/matches/{id}/claim"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(claimed.status(), 200, "{}", claimed.text().await.unwrap());
+    let export = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/export"))
+        .await;
+    keep_as_fixture("reminder-and-claim", &export);
+    let export: MatchExport = serde_json::from_value(export).unwrap();
+    verify(&export).expect("a match with a reminder and a claim verifies");
 }
 
 /// Resignation and abort through `POST …/moves`: abort before the first action (the match
@@ -390,7 +409,7 @@ async fn resign_and_abort_at_every_stage() {
 
     // Abort before anyone acts; refused once someone has. Turns are not ended automatically
     // here: a first seat dealt nothing to play would otherwise have its turn ended by the
-    // server at once, and an ended turn closes the abort window (§10.2).
+    // server at once, and an ended turn closes the abort window (§7.2).
     let body = json!({"seats": 3, "rules": {"game_end": {"hands": 50}},
                       "clock": "correspondence_1d", "auto_end_turn": false});
     let id = seated_match(&app, &players, body).await;

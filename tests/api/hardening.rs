@@ -314,8 +314,9 @@ async fn finding_13_the_creator_rejoining_a_private_match_is_seated_already() {
 /// Writes a move to the log directly, as another process would, without announcing it: the
 /// notification of that move is lost.
 async fn append_unannounced(app: &TestApp, id: &str) -> i64 {
+    use kings_corner::model::MatchStatus;
+    use kings_corner::store::StoredEvent;
     use kings_corner::store::append::{Append, ReadModel};
-    use kings_corner::store::matches::{MatchStatus, StoredEvent};
     let version = app.db.match_by_id(id).await.unwrap().unwrap().version;
     let append = Append {
         match_id: id.to_owned(),

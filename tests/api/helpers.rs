@@ -422,3 +422,19 @@ pub fn shift_times_from(
         previous = logged.hash.clone();
     }
 }
+
+/// Keeps `export` as a fixture of the logs this version writes
+/// (`tests/fixtures/exports/{name}.json`) when `KC_WRITE_EXPORT_FIXTURES` is set: before a
+/// change to the log's types, run the tests that call this once with it, so that
+/// `tests/rules/exports.rs` proves the new code still reads what the old one wrote.
+pub fn keep_as_fixture(name: &str, export: &Value) {
+    if std::env::var_os("KC_WRITE_EXPORT_FIXTURES").is_none() {
+        return;
+    }
+    let path = format!(
+        "{}/tests/fixtures/exports/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = serde_json::to_string_pretty(export).expect("an export serialises");
+    std::fs::write(&path, text + "\n").expect("the fixture is written");
+}

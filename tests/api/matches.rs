@@ -8,9 +8,10 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use serde_json::{Value, json};
 
+use kings_corner::model::MatchStatus;
 use kings_corner::store::StoreError;
+use kings_corner::store::StoredEvent;
 use kings_corner::store::append::{Append, KeptResponse, ReadModel};
-use kings_corner::store::matches::{MatchStatus, StoredEvent};
 use kings_corner::store::notifications::NewNotification;
 
 use crate::helpers::{

@@ -370,6 +370,44 @@ async fn the_long_poll_wakes_on_the_next_notification_and_checks_its_query() {
     assert_eq!(page["newest"], 2);
 }
 
+/// A held connection lasts at most `MAX_HOLD_SECONDS`: a long-poll answers by then whatever its
+/// `wait`, and a stream ends, to be resumed with `Last-Event-ID`. Past `MAX_HELD_CONNECTIONS`
+/// a new long-poll or stream is refused with `Retry-After` until a place is given back.
+#[tokio::test]
+async fn held_connections_are_capped_in_number_and_in_time() {
+    let app = spawn_app_with(|settings| {
+        settings.max_hold_seconds = 1;
+        settings.max_held_connections = 1;
+    })
+    .await;
+    let players = players(&app, 1).await;
+    let started = std::time::Instant::now();
+    let page = app.json_as(&players[0], "/v1/me/events?wait=60").await;
+    assert_eq!(page, json!({"notifications": [], "newest": 0}));
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "answered at the hold's end"
+    );
+
+    let stream = app.get_as(&players[0], "/v1/me/stream?after=0").await;
+    assert_eq!(stream.status(), 200);
+    // While the stream holds the one place, a long-poll is refused.
+    let refused = app.get_as(&players[0], "/v1/me/events?wait=1").await;
+    assert!(refused.headers().contains_key("retry-after"));
+    assert_problem(refused, 503, "too_many_held_connections").await;
+    let body = tokio::time::timeout(Duration::from_secs(30), stream.bytes())
+        .await
+        .expect("the stream ends at the hold's end")
+        .unwrap();
+    assert!(
+        body.is_empty() || body.starts_with(b": keep-alive"),
+        "{body:?}"
+    );
+    // Its place is given back.
+    let page = app.json_as(&players[0], "/v1/me/events").await;
+    assert_eq!(page["newest"], 0);
+}
+
 /// The creator of a private match invites an account by name: the invitee is told, with the
 /// code to join by; asking again tells nobody twice; only the creator invites, only to a
 /// private match waiting for players, and only accounts that exist and are not seated.

@@ -7,7 +7,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, player, spawn_app, standard_match, view_of_turn,
+    Player, TestApp, assert_problem, keep_as_fixture, player, spawn_app, standard_match,
+    view_of_turn,
 };
 use crate::matches::export_and_verify;
 
@@ -106,6 +107,7 @@ async fn talk_reaches_every_reader_and_never_makes_a_move_stale() {
     let export = app
         .json_as(&people[1], &format!("/v1/matches/{id}/export"))
         .await;
+    keep_as_fixture("talk", &export);
     assert!(
         export["events"]
             .as_array()

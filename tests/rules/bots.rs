@@ -2,6 +2,7 @@
 //! never stall a match, and the levels are ordered by strength.
 
 use kings_corner::bots::{self, Budget, Level};
+use kings_corner::model::Named;
 use kings_corner::rules::options::GameEnd;
 use kings_corner::rules::{Card, GameState, Preset, Rules, Setup, Status};
 use kings_corner::tournament::Tournament;
@@ -103,7 +104,7 @@ fn a_bot_decides_the_same_whatever_it_cannot_see() {
     );
     assert_ne!(one.hand(1), other.hand(1), "the deals really differ");
     assert_eq!(one.knowledge(0), other.knowledge(0));
-    for level in Level::ALL {
+    for &level in Level::ALL {
         for seed in 0..20 {
             assert_eq!(
                 bots::decide(level, &one.knowledge(0), seed),
@@ -138,7 +139,7 @@ fn hidden_cards_never_change_a_decision_in_random_positions() {
                 .filter(|other| *other != seat)
                 .any(|other| imagined.hand(other) != state.hand(other));
             assert_eq!(imagined.knowledge(seat), known);
-            for level in Level::ALL {
+            for &level in Level::ALL {
                 assert_eq!(
                     bots::decide_within(level, &known, step, QUICK),
                     bots::decide_within(level, &imagined.knowledge(seat), step, QUICK),

@@ -1,4 +1,5 @@
-//! The worked examples of RULES.md §7, in the words of the rules.
+//! The worked examples of the rule pages docs/rules.md was distilled from, in the words of the
+//! rules.
 
 use kings_corner::rules::{Event, HandOutcome, Rules};
 

@@ -1,4 +1,4 @@
-//! RULES.md §10, leaving a game in play: resignation, timeouts and abort, each in the words of
+//! docs/rules.md §7, leaving a game in play: resignation, timeouts and abort, each in the words of
 //! the rule book.
 
 use kings_corner::rules::options::{ChipPay, Chips, GameEnd};
@@ -15,7 +15,7 @@ fn three_seats(game_end: GameEnd) -> Rules {
     }
 }
 
-/// §10.1 and §10.3: a player resigns on their turn: they are out, their hand is set aside, and
+/// §7.1 and §7.3: a player resigns on their turn: they are out, their hand is set aside, and
 /// the turn passes at once to the next seat still in, with no draw and no penalty.
 #[test]
 fn resigning_on_ones_turn_passes_the_turn_at_once() {
@@ -48,7 +48,7 @@ fn resigning_on_ones_turn_passes_the_turn_at_once() {
     assert_eq!(state.turn(), Some(1));
 }
 
-/// §10.1: resigning needs no turn; the seat to move keeps it.
+/// §7.1: resigning needs no turn; the seat to move keeps it.
 #[test]
 fn resigning_off_turn_leaves_the_turn_where_it_is() {
     let mut state = table(
@@ -66,7 +66,7 @@ fn resigning_off_turn_leaves_the_turn_where_it_is() {
     assert_eq!(state.turn(), Some(0));
 }
 
-/// §10.4: when only one seat is still in, the match ends at once and that seat wins it, even
+/// §7.4: when only one seat is still in, the match ends at once and that seat wins it, even
 /// in the middle of a hand and against better totals.
 #[test]
 fn the_last_seat_in_wins_at_once() {
@@ -88,7 +88,7 @@ fn the_last_seat_in_wins_at_once() {
     assert_eq!(state.winners(), Some(&[0][..]));
 }
 
-/// §10.3 and §10.6: a timeout is the server's forfeit of the seat to move, recording the
+/// §7.3 and §7: a timeout is the server's forfeit of the seat to move, recording the
 /// deadline it enforced; it has the same effect as a resignation.
 #[test]
 fn a_timeout_forfeits_the_seat_to_move_and_records_its_deadline() {
@@ -123,7 +123,7 @@ fn a_timeout_forfeits_the_seat_to_move_and_records_its_deadline() {
     assert_eq!(after, state);
 }
 
-/// §10.2: until the first action of the first hand any seated player may abort; the match
+/// §7.2: until the first action of the first hand any seated player may abort; the match
 /// ends as aborted, nobody wins. After a card is played, it is too late: resign instead.
 #[test]
 fn abort_only_before_the_first_action() {
@@ -149,7 +149,7 @@ fn abort_only_before_the_first_action() {
     assert_eq!(refusal(&state, 1, Action::Abort), "too_late_to_abort");
 }
 
-/// §10.2: the server's own start-of-turn draw (`draw: start`) is not a player's action.
+/// §7.2: the server's own start-of-turn draw (`draw: start`) is not a player's action.
 #[test]
 fn abort_is_still_open_after_the_automatic_first_draw() {
     let rules = Rules {
@@ -165,7 +165,7 @@ fn abort_is_still_open_after_the_automatic_first_draw() {
     assert!(state.can_abort());
 }
 
-/// §10.3: a seat that left is not dealt into later hands, scores nothing, keeps its chips and
+/// §7.3: a seat that left is not dealt into later hands, scores nothing, keeps its chips and
 /// antes no more; blocked hands count the seats still in.
 #[test]
 fn a_seat_that_left_is_not_dealt_in_and_pays_nothing_more() {
@@ -204,7 +204,7 @@ fn a_seat_that_left_is_not_dealt_in_and_pays_nothing_more() {
     assert_ne!(state.turn(), Some(2));
 }
 
-/// §10.5: in a game to a target, the seats still in win by their totals, whatever the totals
+/// §7.5: in a game to a target, the seats still in win by their totals, whatever the totals
 /// of a seat that left.
 #[test]
 fn seats_that_left_rank_below_the_seats_still_in() {

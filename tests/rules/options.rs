@@ -1,4 +1,4 @@
-//! One scenario per option of RULES.md §3 showing its effect, and the same scenario under
+//! One scenario per option of docs/rules.md §4 showing its effect, and the same scenario under
 //! `standard` showing its absence.
 
 use kings_corner::rules::options::{

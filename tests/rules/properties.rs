@@ -227,7 +227,7 @@ impl Checker {
                             .iter()
                             .map(|card| rules.scoring.card_points(*card))
                             .sum();
-                        // A seat out of the game scores nothing at all (§10.3).
+                        // A seat out of the game scores nothing at all (§7.3).
                         let expected = if !self.active[seat] {
                             0
                         } else if zeroed == Some(seat) {
@@ -502,7 +502,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// RULES.md §10: random resignations, timeouts, reminders and aborts never lose a card,
+    /// docs/rules.md §7: random resignations, timeouts, reminders and aborts never lose a card,
     /// never leave the turn on a seat that left, and every match still ends.
     #[test]
     fn random_resignations_and_timeouts_keep_every_invariant(rules in any_rules(), seed in any::<u64>()) {

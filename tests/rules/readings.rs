@@ -1,4 +1,4 @@
-//! RULES.md §9 readings 19–21, the ones that change play: a scenario each, in the words of the
+//! docs/rules.md §6.16–§6.18, the readings that change play: a scenario each, in the words of the
 //! reading, with the table that shows it.
 
 use kings_corner::rules::options::GameEnd;
@@ -14,7 +14,7 @@ fn starter_rules(ace_wrap: bool) -> Rules {
     }
 }
 
-/// §9.19: with `ace_wrap` and `ace_starter_takes_two` together, a lone starter ace takes a 2 of
+/// §6.16: with `ace_wrap` and `ace_starter_takes_two` together, a lone starter ace takes a 2 of
 /// the other colour or a king of the other colour, and after the king it builds down as usual.
 #[test]
 fn reading_19_a_lone_ace_takes_a_two_or_with_aces_high_a_king() {
@@ -52,7 +52,7 @@ fn reading_19_a_lone_ace_takes_a_two_or_with_aces_high_a_king() {
     assert_eq!(refusal(&state, 0, play("2C", "N")), "does_not_fit");
 }
 
-/// §9.20: a 2 played onto a lone starter ace closes the pair for good: it may move as a whole
+/// §6.17: a 2 played onto a lone starter ace closes the pair for good: it may move as a whole
 /// where its ace fits, and nothing goes on that 2 wherever it lies.
 #[test]
 fn reading_20_a_finished_starter_stays_finished_wherever_it_moves() {
@@ -86,7 +86,7 @@ fn reading_20_a_finished_starter_stays_finished_wherever_it_moves() {
     assert_eq!(state.status(), Status::Playing);
 }
 
-/// §9.21: the hand size follows the players still dealt in, not the seats: a five-seat table
+/// §6.18: the hand size follows the players still dealt in, not the seats: a five-seat table
 /// dealing 5 each deals 7 each once a player is out at the target.
 #[test]
 fn reading_21_hand_size_counts_the_players_still_in() {

@@ -1,14 +1,13 @@
 //! `GET /v1/matches/{id}/events` (long-poll) and `GET /v1/matches/{id}/stream` (Server-Sent
 //! Events).
 
-use actix_web::http::header;
-use actix_web::web::Bytes;
 use actix_web::{HttpResponse, get, web};
 use futures_util::StreamExt;
 
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{LastEventId, StreamQuery, Watcher};
 use crate::http::held::Held;
+use crate::http::sse::{self, Frame};
 use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
 
 /// The caller's redacted feed of the log, long-polling up to `wait` seconds.
@@ -50,7 +49,7 @@ pub async fn get_events(
         ("id" = uuid::Uuid, Path, description = "The match's id"),
         StreamQuery,
         ("watch" = Option<String>, Query, description = "A private match's spectator code (its players find it in the summary's `spectator_code`): watch it as a spectator"),
-        ("Last-Event-ID" = Option<i64>, Header, description = "Resume after this sequence number", minimum = 0),
+        ("Last-Event-ID" = Option<i64>, Header, nullable = false, description = "Resume after this sequence number", minimum = 0),
     ),
     responses(
         (status = 200, description = "`text/event-stream`; each `data:` is a `LoggedEvent`", content_type = "text/event-stream", body = String),
@@ -74,28 +73,20 @@ pub async fn stream_events(
         .into_inner()
         .follow(&id, watcher.account_id(), after)
         .await?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header(("X-Accel-Buffering", "no"))
-        // The stream keeps its place under the cap for as long as it lasts.
-        .streaming(feed.map(move |item| {
-            let _keep = &held;
-            Ok::<_, actix_web::Error>(frame(&item))
-        })))
+    Ok(sse::respond(feed.map(|item| frame(&item)), held))
 }
 
-/// One Server-Sent Events frame.
-fn frame(item: &FeedItem) -> Bytes {
+/// One item of the feed as a Server-Sent Events frame.
+fn frame(item: &FeedItem) -> Frame {
     match item {
-        FeedItem::KeepAlive => Bytes::from_static(b": keep-alive\n\n"),
+        FeedItem::KeepAlive => Frame::KeepAlive,
         FeedItem::Event(logged) => {
             let data = serde_json::to_value::<&LoggedEvent>(logged).expect("events serialise");
-            let kind = data["event"]["type"].as_str().unwrap_or("event");
-            Bytes::from(format!(
-                "id: {}\nevent: {kind}\ndata: {data}\n\n",
-                logged.seq
-            ))
+            Frame::Item {
+                id: logged.seq,
+                event: data["event"]["type"].as_str().unwrap_or("event").to_owned(),
+                data: data.to_string(),
+            }
         }
     }
 }

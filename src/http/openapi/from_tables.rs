@@ -10,7 +10,6 @@
 use serde_json::{Value, json};
 
 use crate::auth::Scope;
-use crate::matches::clock;
 use crate::notifications::notice::KINDS;
 use crate::rules::catalog;
 
@@ -74,7 +73,10 @@ pub fn add(api: &mut Value) {
     schemas["NewWebhook"]["properties"]["types"]["items"] =
         json!({"$ref": "#/components/schemas/NotificationType"});
 
-    let clock_names: Vec<&str> = clock::PRESETS.iter().map(|(name, _)| *name).collect();
+    let clock_names: Vec<&str> = crate::model::CLOCK_PRESETS
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
     for alternative in schemas["ClockChoice"]["oneOf"]
         .as_array_mut()
         .expect("ClockChoice is a union")
@@ -83,7 +85,7 @@ pub fn add(api: &mut Value) {
             *alternative = json!({"$ref": "#/components/schemas/ClockPreset"});
         }
     }
-    let meanings: Vec<String> = clock::PRESETS
+    let meanings: Vec<String> = crate::model::CLOCK_PRESETS
         .iter()
         .map(|(name, settings)| {
             format!(

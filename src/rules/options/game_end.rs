@@ -1,10 +1,10 @@
-//! When the game ends and who wins (RULES.md §3 `game_end`): an object with exactly one key.
+//! When the game ends and who wins (docs/rules.md §4 `game_end`): an object with exactly one key.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use utoipa::ToSchema;
 
-/// When the game ends (RULES.md §3 `game_end`).
+/// When the game ends (docs/rules.md §4 `game_end`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameEnd {
     /// `{"target": n}`: ends after the hand in which someone reaches n; lowest total wins.

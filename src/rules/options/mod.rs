@@ -1,4 +1,4 @@
-//! The table's rules: every option of RULES.md §3, the presets of §8, and validation.
+//! The table's rules: every option of docs/rules.md §4, the presets of §5, and validation.
 //!
 //! A [`Rules`] value is complete: every option has a value. Clients describe rules as a preset
 //! plus overrides (`{"preset": "night-one", "must_play": true}`); [`Rules::resolve`] turns that
@@ -30,7 +30,7 @@ pub use scoring::{ScoreTable, Scoring};
 /// The most players any table seats (two decks).
 pub const MAX_PLAYERS: u8 = 8;
 
-/// Every option of RULES.md §3. `Rules::default()` is the `standard` preset.
+/// Every option of docs/rules.md §4. `Rules::default()` is the `standard` preset.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Rules {
@@ -119,7 +119,7 @@ impl Default for Rules {
     }
 }
 
-/// When the turn's draw happens (RULES.md §4).
+/// When the turn's draw happens (docs/rules.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DrawMode {
@@ -215,7 +215,7 @@ impl RulesError {
 
 impl Rules {
     /// Cards dealt to each player when `players_in` players are dealt in: `hand_size` up to 4,
-    /// `hand_size_5_plus` from 5 (RULES.md §9.21 counts the players still in, not the seats).
+    /// `hand_size_5_plus` from 5 (docs/rules.md §6.18 counts the players still in, not the seats).
     pub fn hand_size_for(&self, players_in: u8) -> u8 {
         if players_in >= 5 {
             self.hand_size_5_plus

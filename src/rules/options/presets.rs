@@ -1,4 +1,4 @@
-//! The presets of RULES.md §8, one per source page, and [`Rules::resolve`]: a preset plus
+//! The presets of docs/rules.md §5, one per source page, and [`Rules::resolve`]: a preset plus
 //! overrides, as clients send them.
 
 use serde::{Deserialize, Serialize};
@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use super::{BlockedRule, DrawMode, EmptySide, GameEnd, Rules, RulesError, Scoring};
 
-/// A named set of options, one per source page (RULES.md §8).
+/// A named set of options, one per source page (docs/rules.md §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
@@ -39,7 +39,7 @@ impl Preset {
         }
     }
 
-    /// The preset's full option set (every option not in RULES.md §8 keeps its default).
+    /// The preset's full option set (every option not in docs/rules.md §5 keeps its default).
     pub fn rules(self) -> Rules {
         let standard = Rules::default();
         match self {

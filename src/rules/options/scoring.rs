@@ -1,4 +1,4 @@
-//! Scoring: the penalty per card left in hand (RULES.md §3 `scoring`), by a named scheme or a
+//! Scoring: the penalty per card left in hand (docs/rules.md §4 `scoring`), by a named scheme or a
 //! table of figures per rank.
 
 use serde::de::Error as _;
@@ -57,7 +57,7 @@ pub struct ScoreTable {
     pub queen: u32,
     #[serde(rename = "K")]
     pub king: u32,
-    /// A joker left in hand; absent means the table's highest figure (RULES.md §9.15).
+    /// A joker left in hand; absent means the table's highest figure (docs/rules.md §6.13).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub joker: Option<u32>,
 }
@@ -115,7 +115,7 @@ impl Scoring {
         }
     }
 
-    /// The penalty for a card left in hand; a joker scores the scheme's highest figure (§9.15).
+    /// The penalty for a card left in hand; a joker scores the scheme's highest figure (§6.13).
     pub fn card_points(&self, card: Card) -> u32 {
         match card {
             Card::Natural(face) => self.rank_points(face.rank()),

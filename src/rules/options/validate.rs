@@ -1,5 +1,5 @@
 //! [`Rules::validate`]: refuses tables that cannot be played or cannot end, naming the option
-//! at fault (RULES.md §9 readings 18, 22–24).
+//! at fault (docs/rules.md §4, refused tables and bounds).
 
 use super::{Build, DrawMode, GameEnd, MAX_PLAYERS, Rules, RulesError, Scoring};
 use crate::rules::card::Rank;
@@ -25,8 +25,8 @@ impl Rules {
                 return Err(RulesError::new(option, "must be 1 to 13 cards"));
             }
         }
-        // Jokers never turn up on the layout (§9.3), so the natural cards alone must cover the deal
-        // (§9.23). Later hands deal only the players still in (§9.21): every count down to two
+        // Jokers never turn up on the layout (§6.2), so the natural cards alone must cover the deal
+        // (§6.19). Later hands deal only the players still in (§6.18): every count down to two
         // must fit too, unless the game is a single hand.
         let natural_cards = 52 * usize::from(self.decks);
         let fewest_dealt_in = if self.game_end == GameEnd::SingleHand {

@@ -12,9 +12,10 @@ mod sqlite;
 
 use sqlx::{AnyConnection, Row};
 
-use super::matches::{MatchStatus, Outcome, StoredEvent};
 use super::notifications::NewNotification;
+use super::rows::StoredEvent;
 use super::{Backend, Db, StoreError};
+use crate::model::{MatchStatus, Outcome};
 use crate::rules::Seat;
 pub use postgres::{Batcher, Statistics};
 

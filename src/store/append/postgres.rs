@@ -23,7 +23,7 @@ use sqlx::AnyConnection;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Append;
-use crate::store::matches::Outcome;
+use crate::model::{Named, Outcome};
 use crate::store::{Db, StoreError};
 
 /// Most appends in one statement.
@@ -276,7 +276,7 @@ async fn append_together(
             id: &append.match_id,
             expected: append.expected_version,
             version: append.new_version(),
-            status: append.model.status.as_str(),
+            status: append.model.status.name(),
             turn_seat: append.model.turn_seat,
             turn_changed: append.model.turn_changed,
             bot_turn: append.model.bot_turn,

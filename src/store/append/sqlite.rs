@@ -3,7 +3,7 @@
 use sqlx::AnyConnection;
 
 use super::Append;
-use crate::store::matches::Outcome;
+use crate::model::{Named, Outcome};
 use crate::store::{Db, StoreError};
 
 /// One append in a transaction of its own.
@@ -53,7 +53,7 @@ pub(super) async fn write(
          WHERE id = $7 AND version = $8",
     )
     .bind(append.new_version())
-    .bind(model.status.as_str())
+    .bind(model.status.name())
     .bind(model.turn_seat.map(i64::from))
     .bind(i64::from(model.turn_changed))
     .bind(*now)
