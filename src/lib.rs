@@ -14,9 +14,11 @@
 //! - [`auth`]: credentials: argon2id passwords, access, refresh and personal tokens, scopes,
 //!   rate limiting.
 //! - [`bots`]: built-in bots (pure): a seat's next action decided from that seat's
-//!   [`rules::Knowledge`] alone; [`tournament`]: bots against bots on the engine.
-//! - [`random`]: unguessable secrets, tokens and invite codes; [`clock`]: the time matches go
-//!   by (injectable), and RFC 3339.
+//!   [`rules::Knowledge`] alone, and [`bots::tournament`]: bots against bots on the engine.
+//! - [`random`]: unguessable secrets, tokens and invite codes; [`clock`]: the one time the server
+//!   goes by (injectable: tests move it), and RFC 3339.
+//! - [`background`]: the one runner of work nobody asked for (rounds on a schedule, woken
+//!   early by this process's writes); the work itself is claimed with leases by its service.
 //! - [`live`]: announcements of what changed (a match's version, an account's newest
 //!   notification) to the waiting readers of this process and, on PostgreSQL, of the others.
 //! - [`notifications`]: the notification service: each account's stream of what concerns it
@@ -37,6 +39,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod background;
 pub mod bots;
 pub mod clock;
 pub mod config;
@@ -51,4 +54,3 @@ pub mod rules;
 pub mod startup;
 pub mod store;
 pub mod telemetry;
-pub mod tournament;

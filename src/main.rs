@@ -43,7 +43,7 @@ async fn main() -> anyhow::Result<()> {
             let level = |name: &str| {
                 kings_corner::bots::Level::from_name(name).expect("clap checked the level")
             };
-            let mut tournament = kings_corner::tournament::Tournament::new(
+            let mut tournament = kings_corner::bots::tournament::Tournament::new(
                 level(&args.a),
                 level(&args.b),
                 args.games,

@@ -70,6 +70,7 @@ impl Application {
             settings.jwt_secret.as_deref(),
             kek.as_deref(),
             settings.access_token_ttl_seconds,
+            clock.now(),
         )
         .await?;
         let longest_hold = Duration::from_secs(settings.max_hold_seconds);
@@ -90,7 +91,7 @@ impl Application {
             db.clone(),
             settings.match_cache_capacity as usize,
             notifier,
-            clock,
+            clock.clone(),
             notifications.relay(),
         ));
         matches
@@ -112,6 +113,7 @@ impl Application {
                 logins: RateLimiter::new(settings.login_attempts_per_minute, MINUTE),
                 registrations: RateLimiter::new(settings.registrations_per_minute, MINUTE),
             },
+            clock.clone(),
         ));
         let address = listener.local_addr()?;
         let api = http::openapi();

@@ -20,10 +20,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use crate::auth::{Passwords, RateLimiter, Scopes, TokenKeys, personal};
+use crate::clock::Clock;
 use crate::store::accounts::Account;
-use crate::store::{self, Db, StoreError};
+use crate::store::{Db, StoreError};
 pub use error::AccountError;
 pub use personal_tokens::{CreatedToken, NewToken, TokenList, TokenView};
 pub use sessions::{Login, RefreshRequest, TokenPair};
@@ -98,6 +100,8 @@ pub struct Accounts {
     limits: Limits,
     liveness: liveness::Liveness,
     personal: personal_tokens::Remembered,
+    /// The time accounts and their tokens go by (the same clock as the matches').
+    clock: Arc<dyn Clock>,
 }
 
 /// How often a client may try what costs a password hash.
@@ -111,15 +115,17 @@ pub struct Limits {
 
 impl Accounts {
     /// The service: tokens signed with `keys`, refresh tokens living `refresh_ttl_seconds`,
-    /// passwords hashed by `passwords`, attempts limited by `limits`.
+    /// passwords hashed by `passwords`, attempts limited by `limits`, time told by `clock`.
     pub fn new(
         db: Db,
         keys: TokenKeys,
         refresh_ttl_seconds: u64,
         passwords: Passwords,
         limits: Limits,
+        clock: Arc<dyn Clock>,
     ) -> Accounts {
         Accounts {
+            clock,
             db,
             keys,
             refresh_ttl_seconds: refresh_ttl_seconds as i64,
@@ -195,7 +201,9 @@ impl Accounts {
     /// yet started are given up after (see [`crate::matches::deletions`]).
     pub async fn delete(&self, account_id: &str, password: String) -> Result<(), AccountError> {
         self.confirm_password(account_id, password).await?;
-        self.db.tombstone_account(account_id, store::now()).await?;
+        self.db
+            .tombstone_account(account_id, self.clock.now())
+            .await?;
         self.liveness.deleted(account_id);
         Ok(())
     }
@@ -223,7 +231,7 @@ impl Accounts {
                 .hash(password)
                 .await
                 .map_err(AccountError::Hashing)?,
-            created_at: store::now(),
+            created_at: self.clock.now(),
         };
         match self.db.insert_account(&account).await {
             Ok(()) => Ok(account.into()),

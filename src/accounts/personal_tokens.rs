@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 
 use super::{AccountError, Accounts, Credentials};
 use crate::auth::{Scope, Scopes, personal};
-use crate::store::{self, personal_tokens::PersonalToken};
+use crate::store::personal_tokens::PersonalToken;
 
 /// How long a token found valid is taken to be valid without asking the database again.
 pub const REMEMBERED_FOR: Duration = Duration::from_secs(5);
@@ -188,7 +188,7 @@ impl Accounts {
                 stored
             }
         };
-        let now = store::now();
+        let now = self.clock.now();
         if stored
             .expires_at
             .is_some_and(|expires_at| expires_at <= now)
@@ -254,7 +254,7 @@ impl Accounts {
             return Err(invalid("expires_in_days", "1 to 3650 days".into()));
         }
         let token = personal::generate();
-        let now = store::now();
+        let now = self.clock.now();
         let stored = PersonalToken {
             id: uuid::Uuid::new_v4().to_string(),
             account_id: caller.account_id.clone(),

@@ -9,7 +9,6 @@ use utoipa::ToSchema;
 use super::{AccountError, Accounts};
 use crate::auth::refresh;
 use crate::store::tokens::{RefreshToken, Rotation};
-use crate::store::{self};
 
 /// Credentials.
 #[derive(Deserialize, ToSchema)]
@@ -84,7 +83,9 @@ impl Accounts {
             _ => return Err(AccountError::InvalidCredentials),
         };
         let (pair, stored) = self.issue_pair(&account.id, uuid::Uuid::new_v4().to_string());
-        self.db.insert_refresh_token(&stored, store::now()).await?;
+        self.db
+            .insert_refresh_token(&stored, self.clock.now())
+            .await?;
         Ok(pair)
     }
 
@@ -100,7 +101,7 @@ impl Accounts {
         let (pair, next) = self.issue_pair(&old.account_id, old.family_id.clone());
         match self
             .db
-            .rotate_refresh_token(&old, &next, store::now())
+            .rotate_refresh_token(&old, &next, self.clock.now())
             .await?
         {
             Rotation::Rotated => Ok(pair),
@@ -120,14 +121,14 @@ impl Accounts {
             .await?
         {
             self.db
-                .revoke_family(&token.family_id, store::now())
+                .revoke_family(&token.family_id, self.clock.now())
                 .await?;
         }
         Ok(())
     }
 
     fn issue_pair(&self, account_id: &str, family_id: String) -> (TokenPair, RefreshToken) {
-        let now = store::now();
+        let now = self.clock.now();
         let token = refresh::generate();
         let stored = RefreshToken {
             token_hash: refresh::hash(&token),

@@ -9,7 +9,6 @@ use utoipa::ToSchema;
 use super::{AccountError, Accounts, Credentials};
 use crate::auth::{Scope, Scopes, refresh};
 use crate::clock::rfc3339;
-use crate::store;
 
 /// How long a ticket is valid, in seconds.
 pub const TICKET_SECONDS: i64 = 60;
@@ -36,7 +35,7 @@ impl Accounts {
         caller: &Credentials,
     ) -> Result<StreamTicket, AccountError> {
         let ticket = format!("{PREFIX}{}", crate::random::token::<32>());
-        let now = store::now();
+        let now = self.clock.now();
         let expires_at = now + TICKET_SECONDS;
         self.db
             .insert_stream_ticket(
@@ -57,7 +56,7 @@ impl Accounts {
     pub async fn redeem_stream_ticket(&self, ticket: &str) -> Result<Credentials, AccountError> {
         let account_id = self
             .db
-            .redeem_stream_ticket(&refresh::hash(ticket), store::now())
+            .redeem_stream_ticket(&refresh::hash(ticket), self.clock.now())
             .await?
             .ok_or(AccountError::InvalidStreamTicket)?;
         Ok(Credentials {

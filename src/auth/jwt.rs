@@ -10,7 +10,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
 use super::sealing::{self, KeyEncryptionKey, SealError};
-use crate::store::{self, Db, StoreError};
+use crate::store::{Db, StoreError};
 
 /// Why the signing keys could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -67,13 +67,14 @@ impl std::fmt::Debug for TokenKeys {
 
 impl TokenKeys {
     /// The configured secret, or the keys kept in the database (one is generated on first
-    /// start). With a key encryption key, keys are stored sealed, and any stored in the clear
-    /// are sealed now.
+    /// start, at `now`). With a key encryption key, keys are stored sealed, and any stored in
+    /// the clear are sealed now.
     pub async fn load(
         db: &Db,
         configured: Option<&str>,
         kek: Option<&KeyEncryptionKey>,
         ttl_seconds: u64,
+        now: i64,
     ) -> Result<TokenKeys, KeysError> {
         let keys: Vec<(String, Vec<u8>)> = match configured {
             Some(secret) => vec![("configured".to_owned(), secret.as_bytes().to_vec())],
@@ -83,8 +84,7 @@ impl TokenKeys {
                     Some(kek) => kek.seal(&key),
                     None => STANDARD.encode(key),
                 };
-                db.insert_signing_key_if_absent("k1", &stored, store::now())
-                    .await?;
+                db.insert_signing_key_if_absent("k1", &stored, now).await?;
                 let mut keys = Vec::new();
                 for (kid, stored) in db.signing_keys().await? {
                     let key = sealing::open(&stored, kek)?;

@@ -12,11 +12,12 @@
 //!   has not seen at random many times over, plays each candidate out with `basic`, and keeps
 //!   the one that wins most often.
 //!
-//! [`crate::tournament`] plays bots against each other on the engine, for the strength ladder.
+//! [`tournament`] plays bots against each other on the engine, for the strength ladder.
 
 mod basic;
 mod expert;
 mod position;
+pub mod tournament;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};

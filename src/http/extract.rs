@@ -11,7 +11,8 @@ use super::authenticate::Authenticated;
 use super::error::ApiError;
 use crate::accounts::{AccountError, Credentials};
 use crate::auth::Scope;
-use crate::matches::{IdempotencyKey, access};
+use crate::matches::IdempotencyKey;
+use crate::matches::access::Viewer;
 
 /// The scope a handler needs, named by a type: a handler that takes a `Caller<Play>` can only
 /// be called with a valid token of a living account that may play.
@@ -84,15 +85,23 @@ impl<S: Needs> FromRequest for Caller<S> {
 /// (a spectator without an account, who sees public matches only). A token that is sent and
 /// refused is refused, never taken for nobody.
 #[derive(Debug)]
-pub struct Watcher {
-    account_id: Option<String>,
+pub enum Watcher {
+    /// An account whose token may read.
+    Account(String),
+    /// The holder of a private match's spectator code.
+    Spectator(String),
+    /// Nobody in particular.
+    Anonymous,
 }
 
 impl Watcher {
-    /// The account watching, the code's spectator ([`access::spectator`]), or
-    /// [`access::NOBODY`].
-    pub fn account_id(&self) -> &str {
-        self.account_id.as_deref().unwrap_or(access::NOBODY)
+    /// Who watches, as the match service asks.
+    pub fn viewer(&self) -> Viewer<'_> {
+        match self {
+            Watcher::Account(account_id) => Viewer::Account(account_id),
+            Watcher::Spectator(code) => Viewer::Spectator { code },
+            Watcher::Anonymous => Viewer::Anonymous,
+        }
     }
 }
 
@@ -116,8 +125,10 @@ impl FromRequest for Watcher {
                 Err(refused) => return ready(Err(refused)),
             },
         };
-        ready(Ok(Watcher {
-            account_id: code.as_deref().map(access::spectator).or(caller),
+        ready(Ok(match (code, caller) {
+            (Some(code), _) => Watcher::Spectator(code),
+            (None, Some(account_id)) => Watcher::Account(account_id),
+            (None, None) => Watcher::Anonymous,
         }))
     }
 }

@@ -27,6 +27,6 @@ pub async fn get_player(
     username: web::Path<String>,
 ) -> Result<web::Json<PlayerPage>, ApiError> {
     Ok(web::Json(
-        matches.player(&username, watcher.account_id()).await?,
+        matches.player(&username, watcher.viewer()).await?,
     ))
 }

@@ -1,10 +1,10 @@
 //! Who may see a match and who may act in it: the rules of access, in one place.
 //!
-//! Anyone may watch a public match, also without an account ([`NOBODY`]); only its players
-//! (and the players a rematch keeps seats for) see a private one, which is invisible
-//! (`not_found`) to everybody else, but for whoever brings its spectator code ([`spectator`]):
-//! they watch it as a spectator. Only a seated
-//! player acts, and only from their own seat.
+//! Anyone may watch a public match, also without an account ([`Viewer::Anonymous`]); only its
+//! players (and the players a rematch keeps seats for) see a private one, which is invisible
+//! (`not_found`) to everybody else, but for whoever brings its spectator code
+//! ([`Viewer::Spectator`]): they watch it as a spectator. Only a seated player acts, and only
+//! from their own seat.
 
 use std::collections::HashMap;
 
@@ -93,39 +93,54 @@ impl Table {
         self.bots.get(usize::from(seat)).copied().flatten()
     }
 
-    /// The caller's seat (`None` for a spectator), if they may see the match at all.
-    pub fn viewer(&self, account_id: &str) -> Result<Option<Seat>, MatchError> {
-        let seat = self.seats.get(account_id).copied();
-        let by_code = watches_by(account_id, self.spectator_code.as_deref());
+    /// The viewer's seat (`None` for a spectator), if they may see the match at all.
+    pub fn viewer(&self, viewer: Viewer<'_>) -> Result<Option<Seat>, MatchError> {
+        let seat = viewer
+            .account()
+            .and_then(|account_id| self.seats.get(account_id).copied());
+        let by_code = viewer.watches_by(self.spectator_code.as_deref());
         visible(self.public || by_code, seat)
     }
 }
 
-/// The account id of a caller without an account: no seat is ever held by it, so it watches
-/// public matches as a spectator and does not see private ones at all.
-pub const NOBODY: &str = "";
-
-/// How a caller bringing a spectator code is named in place of an account id.
-const SPECTATOR_PREFIX: &str = "watch:";
-
-/// Who a caller bringing a match's spectator `code` is: a spectator of that match alone (no
-/// account id has this form: they are UUIDs, `bot:n`, or [`NOBODY`]).
-pub fn spectator(code: &str) -> String {
-    format!("{SPECTATOR_PREFIX}{code}")
+/// Who asks about a match: built once per request at the HTTP edge (the `Watcher` extractor),
+/// and never spelled as a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer<'a> {
+    /// A signed-in account, by id.
+    Account(&'a str),
+    /// Whoever brings a private match's spectator code (`?watch=`): a spectator of that match
+    /// alone.
+    Spectator {
+        /// The code brought.
+        code: &'a str,
+    },
+    /// Nobody in particular (no token, no code): a spectator of public matches only.
+    Anonymous,
 }
 
-/// Whether `account_id` is the spectator of a match with this code (none: nobody is).
-fn watches_by(account_id: &str, code: Option<&str>) -> bool {
-    code.is_some_and(|code| account_id.strip_prefix(SPECTATOR_PREFIX) == Some(code))
+impl<'a> Viewer<'a> {
+    /// The viewer's account, if they signed in.
+    pub fn account(self) -> Option<&'a str> {
+        match self {
+            Viewer::Account(account_id) => Some(account_id),
+            Viewer::Spectator { .. } | Viewer::Anonymous => None,
+        }
+    }
+
+    /// Whether the viewer brings `code` (none: nobody does).
+    fn watches_by(self, code: Option<&str>) -> bool {
+        matches!((self, code), (Viewer::Spectator { code: brought }, Some(code)) if brought == code)
+    }
 }
 
-/// Whether `account_id`, with `seat` (or none), may see a match of this row.
+/// Whether `viewer`, with `seat` (or none), may see a match of this row.
 pub fn check_visible(
     row: &MatchRow,
-    account_id: &str,
+    viewer: Viewer<'_>,
     seat: Option<Seat>,
 ) -> Result<Option<Seat>, MatchError> {
-    let by_code = watches_by(account_id, row.spectator_code.as_deref());
+    let by_code = viewer.watches_by(row.spectator_code.as_deref());
     visible(row.visibility == Visibility::Public || by_code, seat)
 }
 
@@ -140,4 +155,43 @@ fn visible(public: bool, seat: Option<Seat>) -> Result<Option<Seat>, MatchError>
 /// The seat the caller acts from.
 pub fn player(seat: Option<Seat>) -> Result<Seat, MatchError> {
     seat.ok_or(MatchError::NotAPlayer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Who sees a started match, by kind of viewer, public and private.
+    #[test]
+    fn each_kind_of_viewer_sees_what_it_may() {
+        let seated = || [("a".to_owned(), 0), ("b".to_owned(), 1)];
+        let public = Table::seated(true, false, seated());
+        let mut private = Table::seated(false, false, seated());
+        private.spectator_code = Some("code".to_owned());
+
+        // What the viewer sees: its seat (none for a spectator), or `not_found`.
+        type Sees = Result<Option<Seat>, ()>;
+        let cases: [(Viewer, Sees, Sees); 6] = [
+            (Viewer::Account("a"), Ok(Some(0)), Ok(Some(0))),
+            (Viewer::Account("b"), Ok(Some(1)), Ok(Some(1))),
+            (Viewer::Account("c"), Ok(None), Err(())),
+            (Viewer::Spectator { code: "code" }, Ok(None), Ok(None)),
+            (Viewer::Spectator { code: "other" }, Ok(None), Err(())),
+            (Viewer::Anonymous, Ok(None), Err(())),
+        ];
+        for (viewer, on_public, on_private) in cases {
+            assert_eq!(
+                public.viewer(viewer).map_err(|_| ()),
+                on_public,
+                "{viewer:?} public"
+            );
+            assert_eq!(
+                private.viewer(viewer).map_err(|_| ()),
+                on_private,
+                "{viewer:?} private"
+            );
+        }
+        // A spectator is never seated, even one whose code spells an account id.
+        assert_eq!(private.viewer(Viewer::Spectator { code: "a" }).ok(), None);
+    }
 }

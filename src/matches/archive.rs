@@ -4,6 +4,7 @@
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::access::Viewer;
 use super::export::{ExportClock, ExportEvent, ExportSeat, MatchExport};
 use super::{MatchError, MatchView, Matches};
 use crate::clock::rfc3339;
@@ -28,10 +29,10 @@ impl Matches {
     pub async fn replay(
         &self,
         match_id: &str,
-        account_id: &str,
+        viewer: Viewer<'_>,
         query: ReplayQuery,
     ) -> Result<MatchView, MatchError> {
-        let (read, seat) = self.read_row(match_id, account_id).await?;
+        let (read, seat) = self.read_row(match_id, viewer).await?;
         let row = &read.row;
         if !(0..=row.version).contains(&query.at) {
             return Err(MatchError::invalid_query(
@@ -56,9 +57,9 @@ impl Matches {
     pub async fn export(
         &self,
         match_id: &str,
-        account_id: &str,
+        viewer: Viewer<'_>,
     ) -> Result<MatchExport, MatchError> {
-        let (read, seats, _) = self.read_row_and_seats(match_id, account_id).await?;
+        let (read, seats, _) = self.read_row_and_seats(match_id, viewer).await?;
         let row = read.row;
         if !matches!(row.status, MatchStatus::Finished | MatchStatus::Aborted) {
             return Err(MatchError::NotFinished);

@@ -24,16 +24,17 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::access;
+use super::access::{self, Viewer};
 use super::cache::MatchState;
 use super::clock::MatchClock;
 use super::state::Intent;
 use super::{MatchError, MatchSummary, Matches};
+use crate::background::{self, Schedule};
 use crate::bots::{self, Level};
 use crate::clock::rfc3339;
 use crate::model::MatchStatus;
 use crate::rules::{Action, RuleError, Seat};
-use crate::store::{self, work::Work};
+use crate::store::work::Work;
 use crate::store::{SeatRow, free_bot_account};
 
 /// How often each process looks for bot turns no write of its own woke it for.
@@ -41,9 +42,6 @@ pub const LOOK_EVERY: Duration = Duration::from_millis(500);
 
 /// Most matches one look takes on.
 const BATCH: i64 = 16;
-
-/// How long a process's claim on a match's bot turns holds before another may take it over.
-const LEASE_SECONDS: i64 = 30;
 
 /// Most bot actions played in one claim of a match (a turn is rarely more than a dozen; the
 /// engine bounds one at 200): the rest waits for the next look.
@@ -123,7 +121,11 @@ impl Matches {
         request: BotRequest,
     ) -> Result<MatchSummary, MatchError> {
         let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        access::player(access::check_visible(&change.row, account_id, seat)?)?;
+        access::player(access::check_visible(
+            &change.row,
+            Viewer::Account(account_id),
+            seat,
+        )?)?;
         if change.row.status != MatchStatus::Open {
             return Err(MatchError::MatchStarted);
         }
@@ -138,17 +140,19 @@ impl Matches {
         }
         let bot = request.seat(taken as Seat, &change.seats);
         change
-            .take_seat(bot.seat, &bot.account_id, "", bot.bot, store::now())
+            .take_seat(bot.seat, &bot.account_id, "", bot.bot, self.clock.now())
             .await?;
         self.seat_taken(change).await?;
-        self.summary(match_id, account_id).await
+        self.summary(match_id, Viewer::Account(account_id)).await
     }
 
     /// The `expert` bot's suggestion for the caller's seat, from what that seat may know: the
     /// one given before for the same position, or a new one within the caller's pace (see
     /// [`super::hints`]).
     pub async fn hint(&self, match_id: &str, account_id: &str) -> Result<Hint, MatchError> {
-        let seen = self.current(match_id, account_id, Intent::Watch).await?;
+        let seen = self
+            .current(match_id, Viewer::Account(account_id), Intent::Watch)
+            .await?;
         let seat = access::player(seen.seat)?;
         let current = seen.current;
         if !current.table.hints {
@@ -180,19 +184,10 @@ impl Matches {
     /// One look for bot turns: every match where a bot is to move, claimed for this process,
     /// is played until the turn leaves its bots. Returns how many matches were taken on.
     pub async fn play_bots(&self) -> Result<usize, MatchError> {
-        let now = self.clock.now();
-        let due = self
-            .db
-            .claim_work(Work::BotTurn, now, now + LEASE_SECONDS, BATCH)
-            .await?;
-        for match_id in &due {
-            if let Err(error) = self.play_bot_turns(match_id).await {
-                tracing::warn!(match_id, %error, "a bot could not play");
-            }
-            // Done (or failed, to be tried again at the next look).
-            self.db.release_work(Work::BotTurn, match_id).await?;
-        }
-        Ok(due.len())
+        self.on_claimed(Work::BotTurn, BATCH, |match_id| async move {
+            self.play_bot_turns(&match_id).await
+        })
+        .await
     }
 
     /// Plays the bots of one match while one of them has the turn.
@@ -273,19 +268,15 @@ impl Matches {
     /// Runs [`Matches::play_bots`] whenever a write of this process gives a bot the turn, and
     /// every [`LOOK_EVERY`] besides, for as long as the server runs.
     pub fn keep_bots_playing(self: Arc<Self>) {
-        tokio::spawn(async move {
-            loop {
-                match self.play_bots().await {
-                    // A full batch: more may be waiting.
-                    Ok(taken) if taken as i64 == BATCH => continue,
-                    Ok(_) => {}
-                    Err(error) => tracing::warn!(%error, "the bots could not look for turns"),
-                }
-                tokio::select! {
-                    () = self.bot_turns.woken() => {}
-                    () = tokio::time::sleep(LOOK_EVERY) => {}
-                }
-            }
+        let schedule = Schedule {
+            name: "bot turns",
+            every: LOOK_EVERY,
+            wake: Some(self.bot_turns.clone()),
+            batch: Some(BATCH as usize),
+        };
+        background::keep_running(schedule, move || {
+            let matches = self.clone();
+            async move { matches.play_bots().await }
         });
     }
 }

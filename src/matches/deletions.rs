@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{MatchError, Matches};
+use crate::background::{self, Schedule};
 
 /// How often each process looks for seats that deleted accounts still hold.
 pub const LOOK_EVERY: Duration = Duration::from_secs(60);
@@ -40,16 +41,20 @@ impl Matches {
 
     /// Finishes deletions now and every [`LOOK_EVERY`], in the background.
     pub fn keep_finishing_deletions(self: Arc<Self>) {
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(LOOK_EVERY);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                match self.finish_deletions().await {
-                    Ok(0) => {}
-                    Ok(found) => tracing::info!(found, "seats of deleted accounts given up"),
-                    Err(error) => tracing::warn!(%error, "seats of deleted accounts wait"),
+        let schedule = Schedule {
+            name: "deleted accounts' seats",
+            every: LOOK_EVERY,
+            wake: None,
+            batch: None,
+        };
+        background::keep_running(schedule, move || {
+            let matches = self.clone();
+            async move {
+                let found = matches.finish_deletions().await?;
+                if found > 0 {
+                    tracing::info!(found, "seats of deleted accounts given up");
                 }
+                Ok::<_, MatchError>(found)
             }
         });
     }

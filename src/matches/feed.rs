@@ -8,6 +8,7 @@ use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::access::Viewer;
 use super::{MatchError, Matches};
 use crate::rules::{Event, Seat};
 
@@ -70,7 +71,7 @@ impl Matches {
     pub async fn events(
         &self,
         match_id: &str,
-        account_id: &str,
+        viewer: Viewer<'_>,
         query: FeedQuery,
     ) -> Result<EventsPage, MatchError> {
         let after = query.after.unwrap_or(0);
@@ -81,7 +82,7 @@ impl Matches {
         if wait > MAX_WAIT_SECONDS {
             return Err(MatchError::invalid_query("wait", "wait is 0 to 60 seconds"));
         }
-        let (read, seat) = self.read_row(match_id, account_id).await?;
+        let (read, seat) = self.read_row(match_id, viewer).await?;
         let mut version = read.row.version;
         if version <= after && wait > 0 {
             self.wait_past(match_id, after, Duration::from_secs(wait))
@@ -101,10 +102,10 @@ impl Matches {
     pub async fn follow(
         self: Arc<Self>,
         match_id: &str,
-        account_id: &str,
+        viewer: Viewer<'_>,
         after: i64,
     ) -> Result<impl Stream<Item = FeedItem> + use<>, MatchError> {
-        let (read, seat) = self.read_row(match_id, account_id).await?;
+        let (read, seat) = self.read_row(match_id, viewer).await?;
         let start = Following {
             matches: self,
             match_id: read.row.id,

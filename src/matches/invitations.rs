@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::access::Viewer;
 use super::{MatchError, Matches};
 use crate::model::{MatchStatus, Visibility};
 use crate::notifications::notice::{Invited as InvitedNotice, Notice};
@@ -47,7 +48,9 @@ impl Matches {
         account_id: &str,
         request: Invitation,
     ) -> Result<(InvitationView, bool), MatchError> {
-        let (read, seats, _) = self.read_row_and_seats(match_id, account_id).await?;
+        let (read, seats, _) = self
+            .read_row_and_seats(match_id, Viewer::Account(account_id))
+            .await?;
         let row = &read.row;
         if row.created_by != account_id {
             return Err(MatchError::NotCreator);

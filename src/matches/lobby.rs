@@ -9,7 +9,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::access;
+use super::access::{self, Viewer};
 use super::bots::BotRequest;
 use super::cache::MatchState;
 use super::log;
@@ -218,7 +218,7 @@ impl Matches {
         } else {
             self.insert_started(&row, &secret, &seats).await?;
         }
-        self.summary(&row.id, creator).await
+        self.summary(&row.id, Viewer::Account(creator)).await
     }
 
     /// Creates a match its first seats fill (solo play: the bots fill the table), its first
@@ -331,9 +331,9 @@ impl Matches {
     pub async fn summary(
         &self,
         match_id: &str,
-        account_id: &str,
+        viewer: Viewer<'_>,
     ) -> Result<MatchSummary, MatchError> {
-        let (read, seats, seat) = self.read_row_and_seats(match_id, account_id).await?;
+        let (read, seats, seat) = self.read_row_and_seats(match_id, viewer).await?;
         let now = self.clock.now();
         let summary = MatchSummary::new(&read.row, &seats, seat.is_some(), now);
         if read.row.version == 0 {
@@ -343,7 +343,7 @@ impl Matches {
         let current = self.on_time(match_id, current).await?;
         if current.version != read.row.version {
             // The clock forfeited a late seat just now: the row has moved on.
-            return Box::pin(self.summary(match_id, account_id)).await;
+            return Box::pin(self.summary(match_id, viewer)).await;
         }
         Ok(summary.with_state(&current, now))
     }
@@ -361,7 +361,7 @@ impl Matches {
         let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
         if seat.is_some() {
             drop(change);
-            return self.summary(match_id, account_id).await;
+            return self.summary(match_id, Viewer::Account(account_id)).await;
         }
         // A rematch's seats are kept for the players of the match before it, who need no code.
         let plan = change.plan().await?;
@@ -387,11 +387,11 @@ impl Matches {
                 account_id,
                 &request.client_seed,
                 None,
-                store::now(),
+                self.clock.now(),
             )
             .await?;
         self.seat_taken(change).await?;
-        self.summary(match_id, account_id).await
+        self.summary(match_id, Viewer::Account(account_id)).await
     }
 
     /// A match locked for a change of its seats, and the caller's seat in it.
@@ -434,7 +434,7 @@ impl Matches {
     /// being played, leaving is resigning (docs/rules.md §7).
     pub async fn leave(&self, match_id: &str, account_id: &str) -> Result<(), MatchError> {
         let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        access::check_visible(&change.row, account_id, seat)?;
+        access::check_visible(&change.row, Viewer::Account(account_id), seat)?;
         if seat.is_none() {
             return Err(MatchError::NotSeated);
         }

@@ -25,6 +25,8 @@
 //! - [`bots`]: bot seats, the bots' turns played by whichever process claims them, hints
 //!   (remembered and paced by [`hints`]);
 //! - [`deletions`]: the open seats of deleted accounts given up, resumed by any process;
+//! - `leased`: background work on matches claimed under a lease, one helper for the clock
+//!   sweep and the bots (run by [`crate::background`]);
 //! - `notices`: what a change tells the players (written with it; see
 //!   [`crate::notifications`]);
 //! - [`log`]: the hash chain, and the one place events are encoded and decoded;
@@ -42,6 +44,7 @@ pub mod feed;
 pub mod hints;
 pub mod idempotency;
 pub mod invitations;
+mod leased;
 pub mod lobby;
 pub mod log;
 mod notices;

@@ -5,7 +5,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::access;
+use super::access::{self, Viewer};
 use super::cache::MatchState;
 use super::clock::ClockView;
 use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
@@ -105,8 +105,8 @@ pub struct MoveRequest {
 impl Matches {
     /// The caller's private view of a started match (a spectator's view of a public match for
     /// those without a seat).
-    pub async fn view(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
-        let seen = self.current(match_id, account_id, Intent::Watch).await?;
+    pub async fn view(&self, match_id: &str, viewer: Viewer<'_>) -> Result<MatchView, MatchError> {
+        let seen = self.current(match_id, viewer, Intent::Watch).await?;
         Ok(MatchView::now(
             match_id,
             &seen.current,
@@ -127,7 +127,9 @@ impl Matches {
         let intent = Intent::Act {
             expected_version: request.expected_version,
         };
-        let seen = self.current(match_id, account_id, intent).await?;
+        let seen = self
+            .current(match_id, Viewer::Account(account_id), intent)
+            .await?;
         let seat = access::player(seen.seat)?;
         let idempotent = key.map(|key| Idempotent::new(account_id, key, &request));
         if let Some(idempotent) = &idempotent
@@ -157,7 +159,9 @@ impl Matches {
     pub async fn resign(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
         let give_up = Instant::now() + RACES_RETRIED_FOR;
         loop {
-            let seen = self.current(match_id, account_id, Intent::Watch).await?;
+            let seen = self
+                .current(match_id, Viewer::Account(account_id), Intent::Watch)
+                .await?;
             let seat = access::player(seen.seat)?;
             let events = seen.current.state.decide(seat, Action::Resign)?;
             match self.write(match_id, &seen.current, events, |_| None).await {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::access::Viewer;
 use super::{MatchError, Matches};
 use crate::model::{MatchStatus, Visibility};
 use crate::rules::{Event, OutReason, Preset, Rules};
@@ -66,15 +67,18 @@ pub struct PresetTally {
 }
 
 impl Matches {
-    /// The page of the player called `username`, as `reader` (an account id, or
-    /// [`super::access::NOBODY`]) may see it.
-    pub async fn player(&self, username: &str, reader: &str) -> Result<PlayerPage, MatchError> {
+    /// The page of the player called `username`, as `reader` may see it.
+    pub async fn player(
+        &self,
+        username: &str,
+        reader: Viewer<'_>,
+    ) -> Result<PlayerPage, MatchError> {
         let account = self
             .db
             .account_by_username(username)
             .await?
             .ok_or(MatchError::NoSuchPlayer)?;
-        let private_included = account.id == reader;
+        let private_included = reader.account() == Some(account.id.as_str());
         let mut sat_in = self.db.matches_sat_in(&account.id).await?;
         sat_in.retain(|(row, _)| private_included || row.visibility == Visibility::Public);
         let mut left: BTreeMap<String, OutReason> = BTreeMap::new();

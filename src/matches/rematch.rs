@@ -7,7 +7,7 @@
 //! everyone moved to their planned seat. The ended match points to it (`next_match_id`), so a
 //! second offer answers the first.
 
-use super::access;
+use super::access::{self, Viewer};
 use super::lobby::{TableSettings, open_match};
 use super::{MatchError, MatchSummary, Matches};
 use crate::model::MatchStatus;
@@ -31,7 +31,7 @@ impl Matches {
         // Read before the seats are locked: the log of an ended match no longer changes.
         let first_dealer = self.first_dealer(match_id).await;
         let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        access::check_visible(&change.row, account_id, seat)?;
+        access::check_visible(&change.row, Viewer::Account(account_id), seat)?;
         access::player(seat)?;
         // The rematch offered before, unless everyone left it before it started (which
         // deletes a match): then this offer makes a new one.
@@ -39,7 +39,7 @@ impl Matches {
             && self.db.match_version(&next).await?.is_some()
         {
             drop(change);
-            let summary = self.summary(&next, account_id).await?;
+            let summary = self.summary(&next, Viewer::Account(account_id)).await?;
             return Ok(Rematch {
                 summary,
                 created: false,
@@ -144,7 +144,7 @@ impl Matches {
             None => self.relay.wake(),
         }
         Ok(Rematch {
-            summary: self.summary(&row.id, account_id).await?,
+            summary: self.summary(&row.id, Viewer::Account(account_id)).await?,
             created: true,
         })
     }

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::access::{self, Table};
+use super::access::{self, Table, Viewer};
 use super::cache::MatchState;
 use super::clock::MatchClock;
 use super::log::{self, Recorded};
@@ -53,15 +53,15 @@ impl Matches {
     pub(super) async fn read_row(
         &self,
         match_id: &str,
-        account_id: &str,
+        viewer: Viewer<'_>,
     ) -> Result<(ReadRow, Option<Seat>), MatchError> {
         let checkpoint = self.notifier.checkpoint();
         let (row, seat) = self
             .db
-            .match_and_seat(match_id, account_id)
+            .match_and_seat(match_id, viewer.account())
             .await?
             .ok_or(MatchError::NotFound)?;
-        let seat = access::check_visible(&row, account_id, seat)?;
+        let seat = access::check_visible(&row, viewer, seat)?;
         Ok((ReadRow { row, checkpoint }, seat))
     }
 
@@ -70,9 +70,9 @@ impl Matches {
     pub(super) async fn read_row_and_seats(
         &self,
         match_id: &str,
-        account_id: &str,
+        viewer: Viewer<'_>,
     ) -> Result<(ReadRow, Vec<SeatRow>, Option<Seat>), MatchError> {
-        let (read, seat) = self.read_row(match_id, account_id).await?;
+        let (read, seat) = self.read_row(match_id, viewer).await?;
         let seats = self.db.seats(match_id).await?;
         Ok((read, seats, seat))
     }
@@ -83,7 +83,7 @@ impl Matches {
     pub(super) async fn current(
         &self,
         match_id: &str,
-        account_id: &str,
+        viewer: Viewer<'_>,
         intent: Intent,
     ) -> Result<Seen, MatchError> {
         if let Some((current, verified)) = self.cache.get(match_id)
@@ -95,14 +95,14 @@ impl Matches {
                 .notifier
                 .is_current(match_id, current.version, verified)
         {
-            let seat = current.table.viewer(account_id)?;
+            let seat = current.table.viewer(viewer)?;
             if let Intent::Act { .. } = intent {
                 access::player(seat)?;
             }
             let current = self.on_time(match_id, current).await?;
             return Ok(Seen { current, seat });
         }
-        let (read, seat) = self.read_row(match_id, account_id).await?;
+        let (read, seat) = self.read_row(match_id, viewer).await?;
         if let Intent::Act { .. } = intent {
             access::player(seat)?;
         }

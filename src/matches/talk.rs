@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::access;
+use super::access::{self, Viewer};
 use super::feed::LoggedEvent;
 use super::log;
 use super::state::{Intent, RACES_RETRIED_FOR};
@@ -50,7 +50,9 @@ impl Matches {
         let text = checked(message.text)?;
         let give_up = Instant::now() + RACES_RETRIED_FOR;
         loop {
-            let seen = self.current(match_id, account_id, Intent::Watch).await?;
+            let seen = self
+                .current(match_id, Viewer::Account(account_id), Intent::Watch)
+                .await?;
             let seat = access::player(seen.seat)?;
             self.check_pace(match_id, seat).await?;
             let events = seen.current.state.talk(seat, text.clone())?;

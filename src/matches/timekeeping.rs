@@ -17,9 +17,11 @@
 
 use std::sync::Arc;
 
+use super::access::Viewer;
 use super::cache::MatchState;
 use super::state::Intent;
 use super::{MatchError, MatchView, Matches};
+use crate::background::{self, Schedule};
 use crate::clock::rfc3339;
 use crate::model::{MatchStatus, OnTimeout};
 use crate::rules::{Event, Seat, Status};
@@ -27,9 +29,6 @@ use crate::store::work::Work;
 
 /// Most matches one sweep takes on.
 const SWEEP_BATCH: i64 = 64;
-
-/// How long a process's claim on a match's clock work holds before another may take it.
-const LEASE_SECONDS: i64 = 30;
 
 /// What a match's clock asks for now.
 enum Due {
@@ -118,7 +117,9 @@ impl Matches {
     /// passed at a match whose late seats are claimed (`on_timeout: claim`). Answers the
     /// caller's view after it.
     pub async fn claim(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
-        let seen = self.current(match_id, account_id, Intent::Watch).await?;
+        let seen = self
+            .current(match_id, Viewer::Account(account_id), Intent::Watch)
+            .await?;
         let seat = super::access::player(seen.seat)?;
         let current = seen.current;
         if !current.state.is_active(seat) {
@@ -157,20 +158,10 @@ impl Matches {
     /// One sweep of the clocks: every match whose late seat is due a forfeit or a reminder,
     /// claimed for this process, gets it. Returns how many matches were swept.
     pub async fn sweep(&self) -> Result<usize, MatchError> {
-        let now = self.clock.now();
-        let due = self
-            .db
-            .claim_work(Work::Clock, now, now + LEASE_SECONDS, SWEEP_BATCH)
-            .await?;
-        for match_id in &due {
-            if let Err(error) = self.sweep_one(match_id).await {
-                tracing::warn!(match_id, %error, "a clock could not be kept");
-            }
-            // Done (or failed, to be tried again at the next sweep): the next due work of this
-            // match, a reminder's deadline say, must not wait for the lease to run out.
-            self.db.release_work(Work::Clock, match_id).await?;
-        }
-        Ok(due.len())
+        self.on_claimed(Work::Clock, SWEEP_BATCH, |match_id| async move {
+            self.sweep_one(&match_id).await
+        })
+        .await
     }
 
     async fn sweep_one(&self, match_id: &str) -> Result<(), MatchError> {
@@ -197,15 +188,15 @@ impl Matches {
 
     /// Runs [`Matches::sweep`] every `interval` for as long as the server runs.
     pub fn keep_time(self: Arc<Self>, interval: std::time::Duration) {
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(interval);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                if let Err(error) = self.sweep().await {
-                    tracing::warn!(%error, "the clock sweep failed");
-                }
-            }
+        let schedule = Schedule {
+            name: "clock sweep",
+            every: interval,
+            wake: None,
+            batch: Some(SWEEP_BATCH as usize),
+        };
+        background::keep_running(schedule, move || {
+            let matches = self.clone();
+            async move { matches.sweep().await }
         });
     }
 }

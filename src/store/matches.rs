@@ -59,7 +59,7 @@ impl Db {
     pub async fn match_and_seat(
         &self,
         id: &str,
-        account_id: &str,
+        account_id: Option<&str>,
     ) -> Result<Option<(MatchRow, Option<Seat>)>, StoreError> {
         let columns = &*ALIASED_MATCH_COLUMNS;
         let row = self

@@ -36,7 +36,7 @@ pub mod tokens;
 pub mod webhooks;
 pub mod work;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
@@ -208,8 +208,8 @@ impl Db {
                 }
                 Backend::Sqlite => {
                     let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-                    sqlx::query("INSERT INTO readiness_probe (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at")
-                        .bind(now())
+                    // The database's own time: the probe's value is never read.
+                    sqlx::query("INSERT INTO readiness_probe (id, checked_at) VALUES (1, CAST(strftime('%s', 'now') AS INTEGER)) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at")
                         .execute(&mut *transaction)
                         .await?;
                     transaction.commit().await?;
@@ -310,14 +310,6 @@ where
             Err(StoreError::TimedOut)
         }
     }
-}
-
-/// Seconds since the Unix epoch: the one time format stored.
-pub fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|elapsed| elapsed.as_secs() as i64)
-        .unwrap_or(0)
 }
 
 /// The `VALUES` list of a multi-row insert of `rows` rows of `columns` values each, numbered

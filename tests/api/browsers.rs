@@ -1,6 +1,7 @@
 //! What browsers need: CORS for the origins an operator allows, and stream tickets for
 //! `EventSource`, which cannot send an `Authorization` header.
 
+use kings_corner::clock::Clock;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -163,7 +164,7 @@ async fn a_stream_ticket_opens_one_stream_once() {
     // A ticket older than a minute is refused (asked of the store at a later time).
     let ticket = issue().await;
     let hash = kings_corner::auth::refresh::hash(&ticket);
-    let later = kings_corner::store::now() + 61;
+    let later = app.clock.now() + 61;
     assert_eq!(
         app.db.redeem_stream_ticket(&hash, later).await.unwrap(),
         None

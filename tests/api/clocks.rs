@@ -41,6 +41,22 @@ async fn seated_match(app: &TestApp, players: &[Player], body: Value) -> String 
     id
 }
 
+/// The other seat of a two-seat match claims the late seat to move, which ends the match; its
+/// export.
+async fn claimed_export(app: &TestApp, players: &[Player], id: &str) -> Value {
+    let late = view(app, &players[0], id).await["turn"].as_u64().unwrap() as usize;
+    let claimed = app
+        .post_as(
+            &players[1 - late],
+            &format!("/v1/matches/{id}/claim"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(claimed.status(), 200, "{}", claimed.text().await.unwrap());
+    app.json_as(&players[0], &format!("/v1/matches/{id}/export"))
+        .await
+}
+
 async fn view(app: &TestApp, player: &Player, id: &str) -> Value {
     app.json_as(player, &format!("/v1/matches/{id}/view")).await
 }
@@ -244,19 +260,8 @@ async fn verify_refuses_a_timeout_written_before_its_deadline() {
         "claim",
     )
     .await;
-    let late = view(&app, &players[0], &id).await["turn"].as_u64().unwrap() as usize;
     app.clock.advance(101);
-    let claimed = app
-        .post_as(
-            &players[1 - late],
-            &format!("/v1/matches/{id}/claim"),
-            &json!({}),
-        )
-        .await;
-    assert_eq!(claimed.status(), 200);
-    let export = app
-        .json_as(&players[0], &format!("/v1/matches/{id}/export"))
-        .await;
+    let export = claimed_export(&app, &players, &id).await;
     let mut forged: MatchExport = serde_json::from_value(export).unwrap();
     verify(&forged).unwrap();
     // Move the timeout 50 s earlier and rechain every hash from there.
@@ -382,18 +387,7 @@ async fn a_deadline_near_reminder_is_written_once() {
 
     // Past the deadline the other seat claims: the match ends, and its log verifies.
     app.clock.advance(10);
-    let late = view(&app, &players[0], &id).await["turn"].as_u64().unwrap() as usize;
-    let claimed = app
-        .post_as(
-            &players[1 - late],
-            &format!("/v1/matches/{id}/claim"),
-            &json!({}),
-        )
-        .await;
-    assert_eq!(claimed.status(), 200, "{}", claimed.text().await.unwrap());
-    let export = app
-        .json_as(&players[0], &format!("/v1/matches/{id}/export"))
-        .await;
+    let export = claimed_export(&app, &players, &id).await;
     keep_as_fixture("reminder-and-claim", &export);
     let export: MatchExport = serde_json::from_value(export).unwrap();
     verify(&export).expect("a match with a reminder and a claim verifies");

@@ -1026,7 +1026,10 @@ async fn the_view_tells_a_client_what_it_needs() {
     assert_eq!(first["rules"], summary["rules"]);
     assert_eq!(first["auto_end_turn"], true);
     assert_eq!(first["hints"], true);
-    assert_eq!(first["turn_number"], 1);
+    // Usually 1; more when the server ended forced first turns by itself (a random deal).
+    let first_turn = first["turn_number"].as_u64().unwrap();
+    assert!(first_turn >= 1, "{first}");
+    assert_eq!(first_turn, turns_begun(&app, &players[0], &id).await);
     let other = app
         .json_as(&players[1 - turn], &format!("/v1/matches/{id}/view"))
         .await;
@@ -1041,15 +1044,23 @@ async fn the_view_tells_a_client_what_it_needs() {
     assert_eq!(ended.status(), 200);
     let ended: Value = ended.json().await.unwrap();
     let turns = ended["turn_number"].as_u64().unwrap();
-    assert!(turns >= 2, "{ended}");
+    assert!(turns > first_turn, "{ended}");
+    assert_eq!(
+        turns,
+        turns_begun(&app, &players[0], &id).await,
+        "one number per turn begun"
+    );
+}
+
+/// How many `turn_started` events the match's log holds.
+async fn turns_begun(app: &TestApp, player: &Player, id: &str) -> u64 {
     let events = app
-        .json_as(&players[0], &format!("/v1/matches/{id}/events?after=0"))
+        .json_as(player, &format!("/v1/matches/{id}/events?after=0"))
         .await;
-    let started = events["events"]
+    events["events"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|logged| logged["event"]["type"] == "turn_started")
-        .count() as u64;
-    assert_eq!(turns, started, "one number per turn begun");
+        .count() as u64
 }

@@ -1,11 +1,11 @@
 //! The built-in bots on the engine: they see only their own seat, never send an illegal action,
 //! never stall a match, and the levels are ordered by strength.
 
+use kings_corner::bots::tournament::Tournament;
 use kings_corner::bots::{self, Budget, Level};
 use kings_corner::model::Named;
 use kings_corner::rules::options::GameEnd;
 use kings_corner::rules::{Card, GameState, Preset, Rules, Setup, Status};
-use kings_corner::tournament::Tournament;
 use proptest::prelude::*;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;

@@ -4,6 +4,7 @@ use actix_web::{get, web};
 
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{Caller, Read, Watcher};
+use crate::matches::access::Viewer;
 use crate::matches::export::MatchExport;
 use crate::matches::{MatchView, Matches, ReplayQuery};
 
@@ -28,7 +29,7 @@ pub async fn get_replay(
 ) -> Result<web::Json<MatchView>, ApiError> {
     Ok(web::Json(
         matches
-            .replay(&id, watcher.account_id(), query.into_inner())
+            .replay(&id, watcher.viewer(), query.into_inner())
             .await?,
     ))
 }
@@ -52,5 +53,9 @@ pub async fn export_match(
     caller: Caller<Read>,
     id: web::Path<String>,
 ) -> Result<web::Json<MatchExport>, ApiError> {
-    Ok(web::Json(matches.export(&id, &caller.account_id).await?))
+    Ok(web::Json(
+        matches
+            .export(&id, Viewer::Account(&caller.account_id))
+            .await?,
+    ))
 }

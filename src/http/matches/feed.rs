@@ -36,7 +36,7 @@ pub async fn get_events(
 ) -> Result<web::Json<EventsPage>, ApiError> {
     Ok(web::Json(
         matches
-            .events(&id, watcher.account_id(), query.into_inner())
+            .events(&id, watcher.viewer(), query.into_inner())
             .await?,
     ))
 }
@@ -71,7 +71,7 @@ pub async fn stream_events(
     let after = query.start(last)?.unwrap_or(0);
     let feed = matches
         .into_inner()
-        .follow(&id, watcher.account_id(), after)
+        .follow(&id, watcher.viewer(), after)
         .await?;
     Ok(sse::respond(feed.map(|item| frame(&item)), held))
 }

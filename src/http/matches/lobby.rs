@@ -79,7 +79,7 @@ pub async fn get_match(
     watcher: Watcher,
     id: web::Path<String>,
 ) -> Result<web::Json<MatchSummary>, ApiError> {
-    Ok(web::Json(matches.summary(&id, watcher.account_id()).await?))
+    Ok(web::Json(matches.summary(&id, watcher.viewer()).await?))
 }
 
 /// Take the lowest free seat; the match starts by itself when every seat is taken. Joining a

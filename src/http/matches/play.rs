@@ -32,7 +32,7 @@ pub async fn get_view(
     watcher: Watcher,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = matches.view(&id, watcher.account_id()).await?;
+    let view = matches.view(&id, watcher.viewer()).await?;
     // A late seat becomes claimable with no new event: that changes the tag too.
     let claimable = view.clock.as_ref().is_some_and(|clock| clock.claimable);
     let etag = format!(

@@ -18,10 +18,11 @@ use super::address::{GuardedResolver, refused_literal};
 use super::signing::SigningSecret;
 use super::{WebhookSettings, open_secret};
 use crate::auth::sealing::KeyEncryptionKey;
+use crate::background::{self, Schedule};
 use crate::clock::Clock;
 use crate::notifications::{Notification, Wake};
-use crate::store::Db;
 use crate::store::webhooks::{AttemptOutcome, AttemptRow, Outgoing, WebhookRow};
+use crate::store::{Db, StoreError};
 
 /// How often the deliverer looks for retries that came due.
 const LOOK_EVERY: Duration = Duration::from_secs(1);
@@ -75,12 +76,16 @@ impl Deliverer {
 
     /// Runs for as long as the server runs.
     pub(in crate::notifications) fn start(self) {
+        let schedule = Schedule {
+            name: "webhook deliveries",
+            every: LOOK_EVERY,
+            wake: Some(self.wake.clone()),
+            batch: None,
+        };
         let deliverer = Arc::new(self);
-        tokio::spawn(async move {
-            loop {
-                let _ = tokio::time::timeout(LOOK_EVERY, deliverer.wake.woken()).await;
-                deliverer.round().await;
-            }
+        background::keep_running(schedule, move || {
+            let deliverer = deliverer.clone();
+            async move { deliverer.round().await }
         });
     }
 
@@ -91,17 +96,13 @@ impl Deliverer {
         self.settings.timeout * 3 + Duration::from_secs(5)
     }
 
-    /// Claims the due webhooks and works through each one's queue, all at once.
-    async fn round(self: &Arc<Self>) {
+    /// Claims the due webhooks and works through each one's queue, all at once; answers how
+    /// many it claimed.
+    async fn round(self: &Arc<Self>) -> Result<usize, StoreError> {
         let now = self.clock.now();
         let lease_until = now + self.lease().as_secs() as i64;
-        let claimed = match self.db.claim_due_webhooks(now, lease_until, CLAIM).await {
-            Ok(claimed) => claimed,
-            Err(error) => {
-                tracing::warn!(%error, "could not claim webhook deliveries");
-                return;
-            }
-        };
+        let claimed = self.db.claim_due_webhooks(now, lease_until, CLAIM).await?;
+        let taken = claimed.len();
         let work = claimed.into_iter().map(|webhook| {
             let deliverer = self.clone();
             tokio::spawn(async move { deliverer.work_through(webhook).await })
@@ -111,6 +112,7 @@ impl Deliverer {
                 tracing::error!(%error, "a webhook delivery task failed");
             }
         }
+        Ok(taken)
     }
 
     /// Sends a claimed webhook's pending deliveries in order until one fails, none is left, or

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::bots::{self, Budget, Level};
+use super::{self as bots, Budget, Level};
 use crate::model::Named;
 use crate::rules::{Event, GameState, Preset, Rules, Seat, Setup, Status};
 
