@@ -207,8 +207,7 @@ pub(super) fn small<T: TryFrom<i64>>(value: i64, column: &str) -> Result<T, Stor
 
 /// A column holding one of a [`Named`] set's names.
 fn named<T: Named>(row: &AnyRow, column: &str) -> Result<T, StoreError> {
-    let name: String = row.try_get(column)?;
-    T::from_name(&name).ok_or_else(|| StoreError::Corrupt(format!("{column} = `{name}`")))
+    named_or_none(row, column)?.ok_or_else(|| StoreError::Corrupt(format!("{column} is NULL")))
 }
 
 /// A nullable column holding one of a [`Named`] set's names.
