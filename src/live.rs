@@ -177,10 +177,10 @@ impl Notifier {
     }
 
     /// Waits until `topic` passes `version` or `wait` (at most the notifier's longest wait)
-    /// runs out. Announcements wake it at once;
-    /// one that never comes (lost while a listener reconnected, or never published by a process
-    /// that died) is made up by asking `newest` (the database) every [`CATCH_UP`]. `newest`
-    /// answering `None` (nothing to wait for any more, or the database failing) ends the wait.
+    /// runs out. Announcements wake it at once; one that never comes (lost while a listener
+    /// reconnected, or never published by a process that died) is made up by asking `newest`
+    /// (the database) every [`CATCH_UP`]. `newest` answering `None` (nothing to wait for any
+    /// more, or the database failing) ends the wait.
     pub async fn wait_past<Newest, Asked>(
         &self,
         topic: &str,
