@@ -20,7 +20,9 @@
 //! - [`background`]: the one runner of work nobody asked for (rounds on a schedule, woken
 //!   early by this process's writes); the work itself is claimed with leases by its service.
 //! - [`live`]: announcements of what changed (a match's version, an account's newest
-//!   notification) to the waiting readers of this process and, on PostgreSQL, of the others.
+//!   notification) to the waiting readers of this process and, on PostgreSQL, of the others;
+//!   [`follow`]: reading a numbered log (a match's, an account's notifications) by page,
+//!   long-poll or stream, once for both.
 //! - [`notifications`]: the notification service: each account's stream of what concerns it
 //!   (written by the other services with their changes), its relay, and signed webhooks.
 //! - [`matches`]: the match service: who may see and do what, the current state behind a
@@ -43,6 +45,7 @@ pub mod background;
 pub mod bots;
 pub mod clock;
 pub mod config;
+pub mod follow;
 pub mod http;
 pub mod live;
 pub mod matches;

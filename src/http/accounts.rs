@@ -82,7 +82,7 @@ pub async fn delete_me(
         .await?;
     // The account is gone. Its open seats are given up now or, should this fail or the
     // process stop first, by the next look of any process (matches::deletions).
-    if let Err(error) = matches.leave_open_matches(account_id).await {
+    if let Err(error) = matches.leave_open_matches(caller.player()).await {
         tracing::warn!(%error, "a deleted account's open seats wait for the next look");
     }
     Ok(HttpResponse::NoContent().finish())

@@ -12,7 +12,7 @@ use super::error::ApiError;
 use crate::accounts::{AccountError, Credentials};
 use crate::auth::Scope;
 use crate::matches::IdempotencyKey;
-use crate::matches::access::Viewer;
+use crate::matches::access::{Player, Viewer};
 
 /// The scope a handler needs, named by a type: a handler that takes a `Caller<Play>` can only
 /// be called with a valid token of a living account that may play.
@@ -54,6 +54,13 @@ pub struct Caller<S> {
     /// Everything the token may do (every scope for a password session).
     pub credentials: Credentials,
     needs: PhantomData<S>,
+}
+
+impl<S> Caller<S> {
+    /// The caller as a player at the tables.
+    pub fn player(&self) -> Player<'_> {
+        Player::new(&self.account_id)
+    }
 }
 
 impl<S: Needs> FromRequest for Caller<S> {

@@ -2,20 +2,17 @@
 //! account-wide notifications.
 
 use actix_web::{HttpResponse, get, web};
-use futures_util::StreamExt;
 
 use super::error::{ApiError, Problem};
 use super::extract::{Caller, LastEventId, Read, StreamQuery};
 use super::held::Held;
 use super::sse::{self, Frame};
-use crate::notifications::{
-    Notification, NotificationPage, NotificationQuery, Notifications, StreamItem,
-};
+use crate::notifications::{Notification, NotificationPage, NotificationQuery, Notifications};
 
-/// The caller's notifications after `after`, in order, long-polling up to `wait` seconds:
-/// `your_turn`, `match_started`, `match_finished`, `seat_joined`, `seat_left`, `invited`,
-/// `deadline_near`, `seat_out`, `rematch_offered`. Kept for at least 30 days: a client that comes back gets what
-/// it missed by asking from the last `seq` it saw.
+/// The caller's notifications after `after`, in order, long-polling up to `wait` seconds
+///
+/// Every `type` a `Notification` has. Kept for at least 30 days: a client that comes back gets
+/// what it missed by asking from the last `seq` it saw.
 #[utoipa::path(
     tag = "notifications",
     params(NotificationQuery),
@@ -69,18 +66,14 @@ pub async fn stream_notifications(
         .into_inner()
         .follow(&caller.account_id, after)
         .await?;
-    Ok(sse::respond(stream.map(|item| frame(&item)), held))
+    Ok(sse::respond(stream, frame, held))
 }
 
-/// One item of the stream as a Server-Sent Events frame.
-fn frame(item: &StreamItem) -> Frame {
-    match item {
-        StreamItem::KeepAlive => Frame::KeepAlive,
-        StreamItem::Notification(notification) => Frame::Item {
-            id: notification.seq,
-            event: notification.notice.kind().to_owned(),
-            data: serde_json::to_string::<Notification>(notification)
-                .expect("notifications serialise"),
-        },
+/// One notification of the stream as a Server-Sent Events frame.
+fn frame(notification: Notification) -> Frame {
+    Frame {
+        id: notification.seq,
+        event: notification.notice.kind().to_owned(),
+        data: serde_json::to_string(&notification).expect("notifications serialise"),
     }
 }

@@ -9,38 +9,41 @@ use actix_web::web::Bytes;
 use futures_util::{Stream, StreamExt};
 
 use super::held::Held;
+use crate::follow::Followed;
 
-/// What a stream sends next.
-pub enum Frame {
-    /// A comment that keeps the connection open while nothing happens.
-    KeepAlive,
-    /// One item of the log.
-    Item {
-        /// Its number, which `Last-Event-ID` resumes after.
-        id: i64,
-        /// Its type's name.
-        event: String,
-        /// Its JSON.
-        data: String,
-    },
+/// One item of a log as an event of the stream.
+pub struct Frame {
+    /// Its number, which `Last-Event-ID` resumes after.
+    pub id: i64,
+    /// Its type's name.
+    pub event: String,
+    /// Its JSON.
+    pub data: String,
 }
 
 impl Frame {
-    fn bytes(self) -> Bytes {
-        match self {
-            Frame::KeepAlive => Bytes::from_static(b": keep-alive\n\n"),
-            Frame::Item { id, event, data } => {
+    fn bytes(followed: Followed<Frame>) -> Bytes {
+        match followed {
+            // A comment that keeps the connection open while nothing happens.
+            Followed::KeepAlive => Bytes::from_static(b": keep-alive\n\n"),
+            Followed::Item(Frame { id, event, data }) => {
                 Bytes::from(format!("id: {id}\nevent: {event}\ndata: {data}\n\n"))
             }
         }
     }
 }
 
-/// A `text/event-stream` response of `frames`, holding `held` until it ends.
-pub fn respond<S>(frames: S, held: Held) -> HttpResponse
-where
-    S: Stream<Item = Frame> + 'static,
-{
+/// A `text/event-stream` response of a followed log, each item sent as `frame` makes it,
+/// holding `held` until it ends.
+pub fn respond<T>(
+    followed: impl Stream<Item = Followed<T>> + 'static,
+    frame: impl Fn(T) -> Frame + 'static,
+    held: Held,
+) -> HttpResponse {
+    let frames = followed.map(move |followed| match followed {
+        Followed::Item(item) => Followed::Item(frame(item)),
+        Followed::KeepAlive => Followed::KeepAlive,
+    });
     let closes = tokio::time::sleep(held.longest());
     HttpResponse::Ok()
         .content_type("text/event-stream")
@@ -49,6 +52,6 @@ where
         .streaming(frames.take_until(closes).map(move |frame| {
             // The stream keeps its place under the cap for as long as it lasts.
             let _keep = &held;
-            Ok::<_, actix_web::Error>(frame.bytes())
+            Ok::<_, actix_web::Error>(Frame::bytes(frame))
         }))
 }

@@ -32,7 +32,7 @@ impl Matches {
         viewer: Viewer<'_>,
         query: ReplayQuery,
     ) -> Result<MatchView, MatchError> {
-        let (read, seat) = self.read_row(match_id, viewer).await?;
+        let (read, role) = self.read_row(match_id, viewer).await?;
         let row = &read.row;
         if !(0..=row.version).contains(&query.at) {
             return Err(MatchError::invalid_query(
@@ -41,7 +41,7 @@ impl Matches {
             ));
         }
         let state = self.state_at(row, query.at).await?;
-        let mut replayed = MatchView::of(&row.id, query.at, &state, seat);
+        let mut replayed = MatchView::of(&row.id, query.at, &state, role.seat());
         if matches!(row.status, MatchStatus::Finished | MatchStatus::Aborted) {
             replayed.view = state.open_view();
         }

@@ -24,9 +24,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::access::{self, Viewer};
+use super::access::Player;
 use super::cache::MatchState;
 use super::clock::MatchClock;
+use super::log::{Entry, Note};
 use super::state::Intent;
 use super::{MatchError, MatchSummary, Matches};
 use crate::background::{self, Schedule};
@@ -117,15 +118,11 @@ impl Matches {
     pub async fn add_bot(
         &self,
         match_id: &str,
-        account_id: &str,
+        player: Player<'_>,
         request: BotRequest,
     ) -> Result<MatchSummary, MatchError> {
-        let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        access::player(access::check_visible(
-            &change.row,
-            Viewer::Account(account_id),
-            seat,
-        )?)?;
+        let (mut change, role) = self.lock_seats(match_id, player).await?;
+        role.acts()?;
         if change.row.status != MatchStatus::Open {
             return Err(MatchError::MatchStarted);
         }
@@ -143,17 +140,17 @@ impl Matches {
             .take_seat(bot.seat, &bot.account_id, "", bot.bot, self.clock.now())
             .await?;
         self.seat_taken(change).await?;
-        self.summary(match_id, Viewer::Account(account_id)).await
+        self.summary(match_id, player.viewer()).await
     }
 
     /// The `expert` bot's suggestion for the caller's seat, from what that seat may know: the
     /// one given before for the same position, or a new one within the caller's pace (see
     /// [`super::hints`]).
-    pub async fn hint(&self, match_id: &str, account_id: &str) -> Result<Hint, MatchError> {
+    pub async fn hint(&self, match_id: &str, player: Player<'_>) -> Result<Hint, MatchError> {
         let seen = self
-            .current(match_id, Viewer::Account(account_id), Intent::Watch)
+            .current(match_id, player.viewer(), Intent::Watch)
             .await?;
-        let seat = access::player(seen.seat)?;
+        let seat = seen.role.acts()?;
         let current = seen.current;
         if !current.table.hints {
             return Err(MatchError::HintsOff);
@@ -167,7 +164,7 @@ impl Matches {
             return Ok(hint);
         }
         self.hints
-            .pace(account_id)
+            .pace(player)
             .map_err(|retry_after| MatchError::TooManyHints { retry_after })?;
         let thinking = self.hints.permit().await;
         let action = think(Level::Expert, &current, seat, match_id).await?;
@@ -223,8 +220,11 @@ impl Matches {
         let stood_in = |state: &MatchState| state.clock.as_ref().is_some_and(MatchClock::stood_in);
         if !stood_in(&current) {
             tracing::info!(match_id, seat, "a bot plays a late turn");
-            let events = current.state.stand_in(seat, rfc3339(deadline))?;
-            current = self.write_or_reload(match_id, &current, events).await?;
+            let deadline = rfc3339(deadline);
+            let stood_in = Note::BotStoodIn { seat, deadline }.checked(&current.state)?;
+            current = self
+                .write_or_reload(match_id, &current, vec![stood_in])
+                .await?;
         }
         // The same turn: the seat to move and the deadline it missed.
         let same_turn = |state: &MatchState| {
@@ -252,7 +252,10 @@ impl Matches {
     ) -> Result<Arc<MatchState>, MatchError> {
         let decision = think(level, current, seat, match_id).await?;
         let events = current.state.decide(seat, decision.action)?;
-        match self.write(match_id, current, events, |_| None).await {
+        match self
+            .write(match_id, current, Entry::games(events), |_| None)
+            .await
+        {
             Ok(written) => {
                 self.bot_counts.actions.fetch_add(1, Ordering::Relaxed);
                 Ok(written)

@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex};
 
 use super::access::Table;
 use super::clock::MatchClock;
+use super::log::Entry;
 use crate::live::Checkpoint;
-use crate::rules::{Event, GameState};
+use crate::rules::GameState;
 
 /// A started match at a version.
 #[derive(Clone, Debug)]
@@ -36,11 +37,14 @@ pub struct MatchState {
 }
 
 impl MatchState {
-    /// Folds one event of the log, written at `at`.
-    pub fn observe(&mut self, event: &Event, at: i64) {
-        self.state.apply(event);
+    /// Folds one entry of the log, written at `at`: a game event into the game, and every
+    /// entry into the clock.
+    pub fn observe(&mut self, entry: &Entry, at: i64) {
+        if let Entry::Game(event) = entry {
+            self.state.apply(event);
+        }
         if let Some(clock) = &mut self.clock {
-            clock.observe(event, at);
+            clock.observe(entry, at);
         }
     }
 
@@ -51,7 +55,7 @@ impl MatchState {
 }
 
 #[derive(Debug)]
-struct Entry {
+struct Cached {
     current: Arc<MatchState>,
     /// When the database last confirmed `current` as the newest version.
     verified: Checkpoint,
@@ -61,7 +65,7 @@ struct Entry {
 #[derive(Debug)]
 pub struct StateCache {
     capacity: usize,
-    inner: Mutex<(HashMap<String, Entry>, VecDeque<String>)>,
+    inner: Mutex<(HashMap<String, Cached>, VecDeque<String>)>,
 }
 
 impl StateCache {
@@ -98,7 +102,7 @@ impl StateCache {
         {
             return;
         }
-        let entry = Entry { current, verified };
+        let entry = Cached { current, verified };
         if map.insert(match_id.to_owned(), entry).is_none() {
             order.push_back(match_id.to_owned());
             while map.len() > self.capacity {

@@ -9,6 +9,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::log::{Entry, Note};
 use crate::clock::rfc3339;
 use crate::model::{ClockSettings, OnTimeout};
 use crate::rules::{Event, Seat};
@@ -41,8 +42,22 @@ impl MatchClock {
         }
     }
 
-    /// Folds one event written at `at` (Unix seconds).
-    pub fn observe(&mut self, event: &Event, at: i64) {
+    /// Folds one entry of the log written at `at` (Unix seconds).
+    pub fn observe(&mut self, entry: &Entry, at: i64) {
+        let event = match entry {
+            Entry::Game(event) => event,
+            Entry::Note(Note::DeadlineNear { .. }) => {
+                self.reminded = true;
+                return;
+            }
+            // Past its deadline: no reminder is due any more.
+            Entry::Note(Note::BotStoodIn { .. }) => {
+                self.reminded = true;
+                self.stood_in = true;
+                return;
+            }
+            Entry::Note(Note::TableTalk { .. }) => return,
+        };
         match event {
             Event::TurnStarted { seat } => {
                 self.stop(at);
@@ -57,12 +72,6 @@ impl MatchClock {
             }
             Event::HandEnded(_) | Event::GameEnded { .. } | Event::MatchAborted { .. } => {
                 self.stop(at);
-            }
-            Event::DeadlineNear { .. } => self.reminded = true,
-            // Past its deadline: no reminder is due any more.
-            Event::BotStoodIn { .. } => {
-                self.reminded = true;
-                self.stood_in = true;
             }
             _ => {}
         }
@@ -197,22 +206,22 @@ mod tests {
     #[test]
     fn time_beyond_a_turn_comes_out_of_the_bank() {
         let mut clock = clock();
-        clock.observe(&Event::TurnStarted { seat: 0 }, 1_000);
+        clock.observe(&Event::TurnStarted { seat: 0 }.into(), 1_000);
         assert_eq!(clock.deadline(), Some((0, 1_150)));
         assert_eq!(clock.reminder_at(), Some(1_135));
         // Seat 0 takes 130 s: 30 beyond its turn.
-        clock.observe(&Event::TurnStarted { seat: 1 }, 1_130);
+        clock.observe(&Event::TurnStarted { seat: 1 }.into(), 1_130);
         assert_eq!(clock.deadline(), Some((1, 1_280)));
-        clock.observe(&Event::TurnStarted { seat: 0 }, 1_140);
+        clock.observe(&Event::TurnStarted { seat: 0 }.into(), 1_140);
         assert_eq!(clock.deadline(), Some((0, 1_260)), "20 s of bank left");
         assert_eq!(clock.view(1_250).banks, Some(vec![10, 50]));
         assert!(!clock.view(1_259).claimable);
         assert!(clock.view(1_260).claimable);
         clock.observe(
-            &Event::DeadlineNear {
+            &Entry::Note(Note::DeadlineNear {
                 seat: 0,
                 deadline: String::new(),
-            },
+            }),
             1_250,
         );
         assert_eq!(clock.reminder_at(), None, "written once");
@@ -220,7 +229,8 @@ mod tests {
             &Event::GameEnded {
                 winners: vec![1],
                 totals: vec![0, 0],
-            },
+            }
+            .into(),
             1_300,
         );
         assert_eq!(clock.deadline(), None);

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::access::Player;
 use super::{MatchError, Matches};
 use crate::background::{self, Schedule};
 
@@ -17,9 +18,9 @@ pub const LOOK_EVERY: Duration = Duration::from_secs(60);
 impl Matches {
     /// Gives up every seat `account_id` holds in matches that have not started (an account
     /// being deleted). A match that starts meanwhile keeps its seat, which resigns.
-    pub async fn leave_open_matches(&self, account_id: &str) -> Result<(), MatchError> {
-        for match_id in self.db.open_matches_of(account_id).await? {
-            match self.leave(&match_id, account_id).await {
+    pub async fn leave_open_matches(&self, player: Player<'_>) -> Result<(), MatchError> {
+        for match_id in self.db.open_matches_of(player.id()).await? {
+            match self.leave(&match_id, player).await {
                 Ok(()) | Err(MatchError::MatchStarted | MatchError::NotSeated) => {}
                 // Started meanwhile: the seat is resigned instead, or already out.
                 Err(MatchError::Rule(_)) => {}
@@ -34,7 +35,7 @@ impl Matches {
     pub async fn finish_deletions(&self) -> Result<usize, MatchError> {
         let accounts = self.db.deleted_but_seated().await?;
         for account_id in &accounts {
-            self.leave_open_matches(account_id).await?;
+            self.leave_open_matches(Player::new(account_id)).await?;
         }
         Ok(accounts.len())
     }

@@ -7,9 +7,10 @@ use utoipa::ToSchema;
 
 use super::clock::MatchClock;
 use super::log;
+use super::log::{Entry, Note};
 use crate::clock::{parse_rfc3339, rfc3339};
 use crate::model::{ClockSettings, OnTimeout};
-use crate::rules::{Event, GameState, OutReason, Rules, Seat, Setup, Status, replay, shuffle};
+use crate::rules::{Event, GameState, OutReason, ReplayError, Rules, Seat, Setup, Status, shuffle};
 
 /// One seat in an export.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -33,8 +34,8 @@ pub struct ExportEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(format = DateTime)]
     pub at: Option<String>,
-    /// The event, unredacted.
-    pub event: Event,
+    /// The entry, unredacted.
+    pub event: Entry,
 }
 
 /// The clock a match was played with.
@@ -160,31 +161,75 @@ pub fn verify(export: &MatchExport) -> Result<Verified, String> {
         client_seeds,
         first_dealer: export.first_dealer,
     };
-    let events: Vec<_> = export
-        .events
-        .iter()
-        .map(|logged| logged.event.clone())
-        .collect();
-    let state: GameState = replay(setup, &events).map_err(|error| match error {
-        crate::rules::ReplayError::Mismatch { index, .. }
-        | crate::rules::ReplayError::Refused { index, .. }
-        | crate::rules::ReplayError::NotAnAction { index, .. } => {
-            format!("event {}: {error}", index + 1)
-        }
-        other => other.to_string(),
-    })?;
+    let state = replay_entries(setup, &export.events)?;
     if !matches!(state.status(), Status::Finished | Status::Aborted) {
         return Err(format!(
             "the log stops after event {} before the match ends",
-            events.len()
+            export.events.len()
         ));
     }
     check_clock(export, &times)?;
     Ok(Verified {
-        events: events.len(),
+        events: export.events.len(),
         hands: state.hand_number(),
         winners: state.winners().unwrap_or_default().to_vec(),
     })
+}
+
+/// The checked replay of a log: its game events through the engine's checked replay, one
+/// action's group at a time, and each note checked against the table at its place (never inside
+/// a group: nothing the server writes comes between the events of one action).
+fn replay_entries(setup: Setup, entries: &[ExportEvent]) -> Result<GameState, String> {
+    let (seqs, games): (Vec<i64>, Vec<Event>) = entries
+        .iter()
+        .filter_map(|logged| Some((logged.seq, logged.event.game()?.clone())))
+        .unzip();
+    let seq_of = |index: usize| seqs.get(index).map_or(entries.len() as i64 + 1, |seq| *seq);
+    let mut state = GameState::new(setup).map_err(|error| error.to_string())?;
+    let mut replayed = 0;
+    let mut group_end = 0;
+    for logged in entries {
+        match &logged.event {
+            Entry::Game(_) => {
+                if replayed == group_end {
+                    group_end += state.replay_step(&games, replayed).map_err(
+                        |error| match error {
+                            ReplayError::Setup(error) => error.to_string(),
+                            ReplayError::NotAnAction { index, found } => format!(
+                                "event {}: {found} does not follow from any action at that point",
+                                seq_of(index)
+                            ),
+                            ReplayError::Refused { index, error } => format!(
+                                "event {}: it records an action the rules refuse: {error}",
+                                seq_of(index)
+                            ),
+                            ReplayError::Mismatch {
+                                index,
+                                expected,
+                                found,
+                            } => format!(
+                                "event {}: it should be {expected} but the log has {found}",
+                                seq_of(index)
+                            ),
+                        },
+                    )?;
+                }
+                replayed += 1;
+            }
+            Entry::Note(note) => {
+                if replayed < group_end {
+                    return Err(format!(
+                        "event {}: a note among the events of one action",
+                        logged.seq
+                    ));
+                }
+                note.check(&state).map_err(|error| {
+                    format!("event {}: a note the table refuses: {error}", logged.seq)
+                })?;
+            }
+        }
+    }
+    Ok(state)
 }
 
 /// Each event's time (Unix seconds; 0 where an old export records none).
@@ -208,13 +253,15 @@ fn check_clock(export: &MatchExport, times: &[i64]) -> Result<(), String> {
         .map(|clock| MatchClock::new(clock.settings, clock.on_timeout, export.rules.players));
     for (logged, at) in export.events.iter().zip(times) {
         let enforced = match &logged.event {
-            Event::SeatOut {
+            Entry::Game(Event::SeatOut {
                 reason: OutReason::Timeout,
                 deadline,
                 ..
-            } => Some(("a timeout", deadline.as_deref())),
-            Event::DeadlineNear { deadline, .. } => Some(("a reminder", Some(deadline.as_str()))),
-            Event::BotStoodIn { deadline, .. } => {
+            }) => Some(("a timeout", deadline.as_deref())),
+            Entry::Note(Note::DeadlineNear { deadline, .. }) => {
+                Some(("a reminder", Some(deadline.as_str())))
+            }
+            Entry::Note(Note::BotStoodIn { deadline, .. }) => {
                 Some(("a bot's stand-in", Some(deadline.as_str())))
             }
             _ => None,
@@ -239,7 +286,7 @@ fn check_clock(export: &MatchExport, times: &[i64]) -> Result<(), String> {
             }
             let takes_over = matches!(
                 logged.event,
-                Event::SeatOut { .. } | Event::BotStoodIn { .. }
+                Entry::Game(Event::SeatOut { .. }) | Entry::Note(Note::BotStoodIn { .. })
             );
             if takes_over && *at < deadline {
                 return Err(format!(

@@ -1,6 +1,7 @@
 //! The event feed: a match's log as the caller may see it (others' draws without their cards),
 //! a page at a time with an optional long-poll, or followed as a stream.
 
+use std::borrow::Borrow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,17 +10,16 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::access::Viewer;
+use super::log::Entry;
 use super::{MatchError, Matches};
-use crate::rules::{Event, Seat};
+use crate::follow::{self, Followed, NumberedLog};
+use crate::rules::Seat;
 
 /// Most events in one page of the feed.
 const PAGE: i64 = 500;
 
 /// Longest long-poll, in seconds.
 const MAX_WAIT_SECONDS: u64 = 60;
-
-/// How long a stream waits for an event before it sends a keep-alive.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// Where the feed starts and how long to wait.
 #[derive(Deserialize, IntoParams)]
@@ -39,7 +39,7 @@ pub struct LoggedEvent {
     /// Its position; the match's version after it.
     pub seq: i64,
     /// The event, redacted for the caller (others' draws without the cards).
-    pub event: Event,
+    pub event: Entry,
 }
 
 /// A page of the event feed.
@@ -55,14 +55,6 @@ pub struct EventsPage {
     pub events: Vec<LoggedEvent>,
     /// The match's version now.
     pub version: i64,
-}
-
-/// What a followed feed yields.
-pub enum FeedItem {
-    /// The next event.
-    Event(LoggedEvent),
-    /// Nothing new for a while; the connection is still alive.
-    KeepAlive,
 }
 
 impl Matches {
@@ -82,109 +74,84 @@ impl Matches {
         if wait > MAX_WAIT_SECONDS {
             return Err(MatchError::invalid_query("wait", "wait is 0 to 60 seconds"));
         }
-        let (read, seat) = self.read_row(match_id, viewer).await?;
-        let mut version = read.row.version;
-        if version <= after && wait > 0 {
-            self.wait_past(match_id, after, Duration::from_secs(wait))
-                .await;
-            version = self
-                .db
-                .match_version(match_id)
-                .await?
-                .ok_or(MatchError::NotFound)?;
-        }
-        let events = self.redacted(match_id, seat, after).await?;
+        let (read, role) = self.read_row(match_id, viewer).await?;
+        let log = MatchLog {
+            matches: self,
+            match_id: read.row.id,
+            seat: role.seat(),
+        };
+        let wait = Duration::from_secs(wait);
+        let (events, version) = follow::poll(&log, read.row.version, after, wait).await?;
         Ok(EventsPage { events, version })
     }
 
     /// The caller's redacted feed after `after`, event by event as they are written, with a
-    /// keep-alive after every quiet 15 seconds. Ends if the database fails.
+    /// keep-alive after every quiet while. Ends if the database fails.
     pub async fn follow(
         self: Arc<Self>,
         match_id: &str,
         viewer: Viewer<'_>,
         after: i64,
-    ) -> Result<impl Stream<Item = FeedItem> + use<>, MatchError> {
-        let (read, seat) = self.read_row(match_id, viewer).await?;
-        let start = Following {
+    ) -> Result<impl Stream<Item = Followed<LoggedEvent>> + use<>, MatchError> {
+        let (read, role) = self.read_row(match_id, viewer).await?;
+        let log = MatchLog {
             matches: self,
             match_id: read.row.id,
-            seat,
-            after,
-            pending: Vec::new(),
+            seat: role.seat(),
         };
-        Ok(futures_util::stream::unfold(
-            start,
-            |mut following| async move {
-                let item = following.next().await?;
-                Some((item, following))
-            },
-        ))
+        Ok(follow::follow(log, after))
     }
+}
 
-    /// Events after `after` (a page), redacted for `seat`.
-    async fn redacted(
-        &self,
-        match_id: &str,
-        seat: Option<Seat>,
-        after: i64,
-    ) -> Result<Vec<LoggedEvent>, MatchError> {
-        Ok(self
-            .recorded(match_id, after, PAGE)
+/// A match's log as one reader may see it: redacted for their seat (`None`: a spectator).
+struct MatchLog<M> {
+    matches: M,
+    match_id: String,
+    seat: Option<Seat>,
+}
+
+impl<M: Borrow<Matches>> NumberedLog for MatchLog<M> {
+    type Item = LoggedEvent;
+    type Error = MatchError;
+
+    async fn after(&self, after: i64) -> Result<Vec<LoggedEvent>, MatchError> {
+        let matches: &Matches = self.matches.borrow();
+        Ok(matches
+            .recorded(&self.match_id, after, PAGE)
             .await?
             .into_iter()
             .map(|recorded| LoggedEvent {
                 seq: recorded.seq,
-                event: recorded.event.redacted_for(seat),
+                event: recorded.event.redacted_for(self.seat),
             })
             .collect())
     }
 
-    /// Waits until the match passes `version` or `wait` runs out (or the match is gone).
-    async fn wait_past(&self, match_id: &str, version: i64, wait: Duration) {
-        self.notifier
-            .wait_past(match_id, version, wait, || async {
-                self.db.match_version(match_id).await.ok().flatten()
+    async fn newest(&self) -> Result<i64, MatchError> {
+        let matches: &Matches = self.matches.borrow();
+        matches
+            .db
+            .match_version(&self.match_id)
+            .await?
+            .ok_or(MatchError::NotFound)
+    }
+
+    async fn wait_past(&self, after: i64, wait: Duration) {
+        let matches: &Matches = self.matches.borrow();
+        matches
+            .notifier
+            .wait_past(&self.match_id, after, wait, || async {
+                matches
+                    .db
+                    .match_version(&self.match_id)
+                    .await
+                    .ok()
+                    .flatten()
             })
             .await;
     }
-}
 
-/// A followed feed between two items.
-struct Following {
-    matches: Arc<Matches>,
-    match_id: String,
-    seat: Option<Seat>,
-    after: i64,
-    /// Read but not yet yielded, newest first.
-    pending: Vec<LoggedEvent>,
-}
-
-impl Following {
-    async fn next(&mut self) -> Option<FeedItem> {
-        loop {
-            if let Some(logged) = self.pending.pop() {
-                return Some(FeedItem::Event(logged));
-            }
-            let mut events = self
-                .matches
-                .redacted(&self.match_id, self.seat, self.after)
-                .await
-                .ok()?;
-            if let Some(last) = events.last() {
-                self.after = last.seq;
-                events.reverse();
-                self.pending = events;
-                continue;
-            }
-            let before = self.after;
-            self.matches
-                .wait_past(&self.match_id, before, KEEP_ALIVE)
-                .await;
-            let moved = self.matches.db.match_version(&self.match_id).await.ok()?? > before;
-            if !moved {
-                return Some(FeedItem::KeepAlive);
-            }
-        }
+    fn number(logged: &LoggedEvent) -> i64 {
+        logged.seq
     }
 }

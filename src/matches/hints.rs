@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+use super::access::Player;
 use super::bots::Hint;
 use crate::auth::RateLimiter;
 use crate::rules::Seat;
@@ -59,8 +60,8 @@ impl HintDesk {
     }
 
     /// Counts a new hint against `account_id`'s pace: `Err(seconds to wait)` over it.
-    pub(super) fn pace(&self, account_id: &str) -> Result<(), u64> {
-        self.pace.check(&[account_id])
+    pub(super) fn pace(&self, player: Player<'_>) -> Result<(), u64> {
+        self.pace.check(&[player.id()])
     }
 
     /// Waits for a permit to compute a hint.

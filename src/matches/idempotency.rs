@@ -8,6 +8,7 @@
 
 use sha2::{Digest, Sha256};
 
+use super::access::Player;
 use super::{MatchError, Matches, MoveRequest};
 use crate::store::append::KeptResponse;
 
@@ -53,12 +54,16 @@ pub(super) struct Idempotent {
 }
 
 impl Idempotent {
-    pub(super) fn new(account_id: &str, key: IdempotencyKey, request: &MoveRequest) -> Idempotent {
+    pub(super) fn new(
+        player: Player<'_>,
+        key: IdempotencyKey,
+        request: &MoveRequest,
+    ) -> Idempotent {
         let request_hash = hex::encode(Sha256::digest(
             serde_json::to_vec(request).expect("moves serialise"),
         ));
         Idempotent {
-            account_id: account_id.to_owned(),
+            account_id: player.id().to_owned(),
             key,
             request_hash,
         }

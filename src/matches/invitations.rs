@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::access::Viewer;
+use super::access::Player;
 use super::{MatchError, Matches};
 use crate::model::{MatchStatus, Visibility};
 use crate::notifications::notice::{Invited as InvitedNotice, Notice};
@@ -45,16 +45,12 @@ impl Matches {
     pub async fn invite(
         &self,
         match_id: &str,
-        account_id: &str,
+        player: Player<'_>,
         request: Invitation,
     ) -> Result<(InvitationView, bool), MatchError> {
-        let (read, seats, _) = self
-            .read_row_and_seats(match_id, Viewer::Account(account_id))
-            .await?;
+        let (read, seats, role) = self.read_row_and_seats(match_id, player.viewer()).await?;
         let row = &read.row;
-        if row.created_by != account_id {
-            return Err(MatchError::NotCreator);
-        }
+        role.invites(row.created_by == player.id())?;
         if row.visibility != Visibility::Private {
             return Err(MatchError::NotPrivate);
         }
@@ -69,7 +65,7 @@ impl Matches {
         if seat_of(&seats, &invitee.id).is_some() {
             return Err(MatchError::AlreadySeated);
         }
-        let inviter = seat_of(&seats, account_id)
+        let inviter = seat_of(&seats, player.id())
             .and_then(|seat| seats.iter().find(|taken| taken.seat == seat))
             .map_or_else(String::new, |seat| seat.username.clone());
         let now = self.clock.now();

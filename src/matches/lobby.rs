@@ -1,19 +1,14 @@
-//! The lobby: creating a match, listing matches, summaries, and seat changes (join, leave).
-//!
-//! A seat change locks its match for the length of one transaction ([`crate::store::seating`]),
-//! and the last join deals the first hand in that same transaction: a match is never full and
-//! not started, and never started with a seat empty.
+//! The lobby: opening a table. A new match's rules, clock and settings are checked here, and a
+//! table its first seats fill (bots for solo play) is dealt in the same transaction that
+//! creates it. Listing tables is [`super::listing`]; taking and leaving seats, [`super::seating`].
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Deserialize;
+use utoipa::ToSchema;
 
-use super::access::{self, Viewer};
+use super::access::Player;
 use super::bots::BotRequest;
 use super::cache::MatchState;
-use super::log;
-use super::notices::{self, Seats};
+use super::log::{self, Entry};
 use super::state::advance;
 use super::{MatchError, MatchSummary, Matches};
 use crate::live::Checkpoint;
@@ -21,17 +16,13 @@ use crate::model::{
     CLOCK_PRESETS, ClockSettings, MOST_BANK_SECONDS, MOST_TURN_SECONDS, MatchStatus, OnTimeout,
     Visibility,
 };
-use crate::rules::{Rules, RulesError, Seat};
+use crate::rules::{Rules, RulesError};
 use crate::store::append::Append;
-use crate::store::seating::SeatChange;
-use crate::store::{Cursor, Listing, MatchRow, NewMatch, SeatRow};
-use crate::{random, rules, store};
+use crate::store::{MatchRow, NewMatch, SeatRow};
+use crate::{random, rules};
 
 /// Longest client seed, in characters.
 pub const MAX_CLIENT_SEED: usize = 128;
-
-/// Most matches on one page of a listing.
-const MAX_PAGE: i64 = 100;
 
 /// A new match.
 #[derive(Deserialize, ToSchema)]
@@ -115,54 +106,11 @@ fn yes() -> bool {
     true
 }
 
-/// Joining a match.
-#[derive(Deserialize, ToSchema, Default)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"client_seed": "my lucky seed", "invite_code": "k2J9xQ0aPq1z"}))]
-pub struct JoinMatch {
-    /// Mixed into every hand's shuffle seed (at most 128 characters).
-    #[serde(default)]
-    #[schema(max_length = 128)]
-    pub client_seed: String,
-    /// Required for a private match.
-    pub invite_code: Option<String>,
-}
-
-/// Which matches to list.
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct ListQuery {
-    /// `true`: the caller's matches, newest first.
-    pub mine: Option<bool>,
-    /// With `mine=true`: only matches `open`, `playing`, `finished` or `aborted` (the history
-    /// with results).
-    pub status: Option<MatchStatus>,
-    /// `mine`: the caller's inbox, matches waiting for their move, soonest deadline first
-    /// (then, without a clock, the longest waiting).
-    pub turn: Option<String>,
-    /// The `next_cursor` of the previous page.
-    #[param(min_length = 1)]
-    pub cursor: Option<String>,
-    /// Page size, 1–100 (default 20).
-    #[param(minimum = 1, maximum = 100)]
-    pub limit: Option<i64>,
-}
-
-/// A page of matches.
-#[derive(Serialize, ToSchema)]
-#[schema(example = json!({"matches": [], "next_cursor": null}))]
-pub struct MatchPage {
-    /// The matches.
-    pub matches: Vec<MatchSummary>,
-    /// Pass as `cursor` for the next page; `null` on the last page.
-    pub next_cursor: Option<String>,
-}
-
 impl Matches {
     /// Creates a match with the creator in seat 0.
     pub async fn create(
         &self,
-        creator: &str,
+        creator: Player<'_>,
         request: CreateMatch,
     ) -> Result<MatchSummary, MatchError> {
         check_client_seed(&request.client_seed)?;
@@ -185,7 +133,7 @@ impl Matches {
             });
         }
         let (row, secret) = open_match(
-            creator,
+            creator.id(),
             TableSettings {
                 visibility: request.visibility,
                 rules,
@@ -198,7 +146,7 @@ impl Matches {
         );
         let mut seats = vec![SeatRow {
             seat: 0,
-            account_id: creator.to_owned(),
+            account_id: creator.id().to_owned(),
             username: String::new(),
             client_seed: request.client_seed,
             bot: None,
@@ -218,7 +166,7 @@ impl Matches {
         } else {
             self.insert_started(&row, &secret, &seats).await?;
         }
-        self.summary(&row.id, Viewer::Account(creator)).await
+        self.summary(&row.id, creator.viewer()).await
     }
 
     /// Creates a match its first seats fill (solo play: the bots fill the table), its first
@@ -252,7 +200,7 @@ impl Matches {
     ) -> Result<(MatchState, Append), MatchError> {
         let before = MatchState::before_start(row, seats, secret)?;
         let events = before.state.start()?;
-        advance(&row.id, &before, events, self.clock.now())
+        advance(&row.id, &before, Entry::games(events), self.clock.now())
     }
 
     /// After the first deal of a new match was written: caches it, and wakes who must act.
@@ -268,225 +216,6 @@ impl Matches {
         if append.model.bot_turn {
             self.bot_turns.wake();
         }
-    }
-
-    /// A page of the open public lobby, the caller's matches or their inbox.
-    pub async fn list(&self, account_id: &str, query: ListQuery) -> Result<MatchPage, MatchError> {
-        let listing = match (query.mine, query.turn.as_deref(), query.status) {
-            (_, Some("mine"), None) => Listing::Inbox,
-            (_, Some(_), _) => {
-                return Err(MatchError::invalid_query(
-                    "turn",
-                    "turn takes only `mine`, and lists matches being played: no status",
-                ));
-            }
-            (Some(true), None, status) => Listing::Mine { status },
-            (_, None, Some(_)) => {
-                return Err(MatchError::invalid_query(
-                    "status",
-                    "status filters your own matches: add mine=true",
-                ));
-            }
-            _ => Listing::Lobby,
-        };
-        let limit = query.limit.unwrap_or(20);
-        if !(1..=MAX_PAGE).contains(&limit) {
-            return Err(MatchError::invalid_query("limit", "limit is 1 to 100"));
-        }
-        let cursor = match &query.cursor {
-            None => None,
-            Some(cursor) => Some(
-                decode_cursor(cursor)
-                    .filter(|cursor| cursor.keys.len() == listing.sort_keys().len())
-                    .ok_or_else(|| {
-                        MatchError::invalid_query("cursor", "not a cursor of this listing")
-                    })?,
-            ),
-        };
-        let rows = self
-            .db
-            .list_matches(listing, account_id, cursor.as_ref(), limit)
-            .await?;
-        let next_cursor = (rows.len() as i64 == limit)
-            .then(|| rows.last().map(|last| encode_cursor(listing, last)))
-            .flatten();
-        let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
-        let mut seats = self.db.seats_of(&ids).await?;
-        let now = self.clock.now();
-        let matches = rows
-            .iter()
-            .map(|row| {
-                let seats = seats.remove(&row.id).unwrap_or_default();
-                let seated = store::seat_of(&seats, account_id).is_some();
-                MatchSummary::new(row, &seats, seated, now)
-            })
-            .collect();
-        Ok(MatchPage {
-            matches,
-            next_cursor,
-        })
-    }
-
-    /// The summary of a match the caller may see, with running totals once it has started.
-    pub async fn summary(
-        &self,
-        match_id: &str,
-        viewer: Viewer<'_>,
-    ) -> Result<MatchSummary, MatchError> {
-        let (read, seats, seat) = self.read_row_and_seats(match_id, viewer).await?;
-        let now = self.clock.now();
-        let summary = MatchSummary::new(&read.row, &seats, seat.is_some(), now);
-        if read.row.version == 0 {
-            return Ok(summary);
-        }
-        let current = self.load(&read).await?;
-        let current = self.on_time(match_id, current).await?;
-        if current.version != read.row.version {
-            // The clock forfeited a late seat just now: the row has moved on.
-            return Box::pin(self.summary(match_id, viewer)).await;
-        }
-        Ok(summary.with_state(&current, now))
-    }
-
-    /// Seats the caller in the lowest free seat of an open match; the last seat taken deals the
-    /// first hand, in the same transaction. Joining a match one already sits in succeeds again
-    /// (a retry after an unclear failure gets the same answer), with or without the invite code.
-    pub async fn join(
-        &self,
-        match_id: &str,
-        account_id: &str,
-        request: JoinMatch,
-    ) -> Result<MatchSummary, MatchError> {
-        check_client_seed(&request.client_seed)?;
-        let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        if seat.is_some() {
-            drop(change);
-            return self.summary(match_id, Viewer::Account(account_id)).await;
-        }
-        // A rematch's seats are kept for the players of the match before it, who need no code.
-        let plan = change.plan().await?;
-        let planned = plan.iter().any(|(_, player)| player == account_id);
-        let row = &change.row;
-        if row.visibility == Visibility::Private
-            && !planned
-            && row.invite_code.as_deref() != request.invite_code.as_deref()
-        {
-            // A private match is invisible without its code.
-            return Err(MatchError::NotFound);
-        }
-        if !plan.is_empty() && !planned {
-            return Err(MatchError::NotInRematch);
-        }
-        let taken = change.seats.len();
-        if row.status != MatchStatus::Open || taken >= usize::from(row.seat_count) {
-            return Err(MatchError::MatchFull);
-        }
-        change
-            .take_seat(
-                taken as Seat,
-                account_id,
-                &request.client_seed,
-                None,
-                self.clock.now(),
-            )
-            .await?;
-        self.seat_taken(change).await?;
-        self.summary(match_id, Viewer::Account(account_id)).await
-    }
-
-    /// A match locked for a change of its seats, and the caller's seat in it.
-    pub(super) async fn lock_seats(
-        &self,
-        match_id: &str,
-        account_id: &str,
-    ) -> Result<(SeatChange, Option<Seat>), MatchError> {
-        let change = self
-            .db
-            .lock_seats(match_id)
-            .await?
-            .ok_or(MatchError::NotFound)?;
-        let seat = store::seat_of(&change.seats, account_id);
-        Ok((change, seat))
-    }
-
-    /// Commits a seat change that took the last seat of `change.seats`: the others waiting are
-    /// told who joined or, when that filled the table, the first hand is dealt with it.
-    pub(super) async fn seat_taken(&self, mut change: SeatChange) -> Result<(), MatchError> {
-        if change.seats.len() < usize::from(change.row.seat_count) {
-            let joined = change.seats.last().map(|seat| seat.username.clone());
-            let notices = notices::of_seat_change(
-                &change.row,
-                &change.seats,
-                joined.as_deref().unwrap_or_default(),
-                Seats::Joined,
-                self.clock.now(),
-            );
-            change.notify(&notices).await?;
-            change.commit().await?;
-        } else {
-            self.start(change).await?;
-        }
-        self.relay.wake();
-        Ok(())
-    }
-
-    /// Gives up the caller's seat: in a match that has not started the seat is freed; in one
-    /// being played, leaving is resigning (docs/rules.md §7).
-    pub async fn leave(&self, match_id: &str, account_id: &str) -> Result<(), MatchError> {
-        let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        access::check_visible(&change.row, Viewer::Account(account_id), seat)?;
-        if seat.is_none() {
-            return Err(MatchError::NotSeated);
-        }
-        match change.row.status {
-            MatchStatus::Open => {
-                let seat = usize::from(seat.unwrap_or_default());
-                let username = change.seats[seat].username.clone();
-                change.free_seat(account_id).await?;
-                let notices = notices::of_seat_change(
-                    &change.row,
-                    &change.seats,
-                    &username,
-                    Seats::Left,
-                    self.clock.now(),
-                );
-                change.notify(&notices).await?;
-                change.commit().await?;
-                self.relay.wake();
-                Ok(())
-            }
-            MatchStatus::Playing => {
-                drop(change);
-                self.resign(match_id, account_id).await.map(|_| ())
-            }
-            MatchStatus::Finished | MatchStatus::Aborted => Err(MatchError::MatchStarted),
-        }
-    }
-
-    /// Deals the first hand of a match whose seats are all taken, and commits the seat change
-    /// that filled it together with the deal.
-    async fn start(&self, mut change: SeatChange) -> Result<(), MatchError> {
-        if change.row.rematch_of.is_some() {
-            let plan = change.plan().await?;
-            change.seat_as_planned(&plan).await?;
-        }
-        let secret = change.secret().await?;
-        let before = MatchState::before_start(&change.row, &change.seats, &secret)?;
-        let events = before.state.start()?;
-        let (started, append) = advance(&change.row.id, &before, events, self.clock.now())?;
-        let verified = self.notifier.checkpoint();
-        if !change.append(&append).await? {
-            return Err(MatchError::Corrupt(
-                "a match locked for its start had moved on".into(),
-            ));
-        }
-        let match_id = change.row.id.clone();
-        change.commit().await?;
-        self.remember(&match_id, started, verified);
-        if append.model.bot_turn {
-            self.bot_turns.wake();
-        }
-        Ok(())
     }
 }
 
@@ -538,7 +267,7 @@ pub(super) fn open_match(creator: &str, table: TableSettings, now: i64) -> (Matc
 }
 
 /// Refuses a client seed longer than [`MAX_CLIENT_SEED`] characters.
-fn check_client_seed(seed: &str) -> Result<(), MatchError> {
+pub(super) fn check_client_seed(seed: &str) -> Result<(), MatchError> {
     if seed.chars().count() > MAX_CLIENT_SEED {
         return Err(MatchError::InvalidClientSeed);
     }
@@ -573,28 +302,5 @@ fn resolve_rules(spec: serde_json::Value, seats: Option<u8>) -> Result<Rules, Ma
             error.option.clone()
         },
         error,
-    })
-}
-
-/// A listing's cursor: the last row's sort keys and id, opaque to clients.
-fn encode_cursor(listing: Listing, last: &MatchRow) -> String {
-    let keys: Vec<String> = listing
-        .keys_of(last)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    URL_SAFE_NO_PAD.encode(format!("{}:{}", keys.join(","), last.id))
-}
-
-fn decode_cursor(cursor: &str) -> Option<Cursor> {
-    let text = String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()?;
-    let (keys, id) = text.split_once(':')?;
-    let keys = keys
-        .split(',')
-        .map(|key| key.parse().ok())
-        .collect::<Option<Vec<i64>>>()?;
-    Some(Cursor {
-        keys,
-        id: id.to_owned(),
     })
 }

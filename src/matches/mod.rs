@@ -9,8 +9,9 @@
 //! version check decides every race, so several server processes on one PostgreSQL stay correct.
 //!
 //! # Layout
-//! - [`lobby`]: create, list, summaries, join and leave (seat changes lock their match);
-//!   [`invitations`] to private matches;
+//! - [`lobby`]: opening a table; [`listing`]: the lobby, one's matches and inbox, by page;
+//!   [`seating`]: join and leave (seat changes lock their match); [`invitations`] to private
+//!   matches; [`summary`]: a match's public face;
 //! - [`play`]: the private view and moves, with idempotent retries ([`idempotency`]);
 //! - [`feed`]: the redacted event feed, long-polled or followed as a stream;
 //! - [`rematch`]: the next match for the players of an ended one;
@@ -45,12 +46,14 @@ pub mod hints;
 pub mod idempotency;
 pub mod invitations;
 mod leased;
+pub mod listing;
 pub mod lobby;
 pub mod log;
 mod notices;
 pub mod play;
 pub mod players;
 pub mod rematch;
+pub mod seating;
 mod state;
 pub mod summary;
 pub mod talk;
@@ -58,11 +61,13 @@ pub mod timekeeping;
 
 pub use archive::ReplayQuery;
 pub use error::MatchError;
-pub use feed::{EventsPage, FeedItem, FeedQuery, LoggedEvent};
+pub use feed::{EventsPage, FeedQuery, LoggedEvent};
 pub use idempotency::{IdempotencyKey, MoveAnswer};
 pub use invitations::{Invitation, InvitationView};
-pub use lobby::{CreateMatch, JoinMatch, ListQuery, MatchPage};
+pub use listing::{ListQuery, MatchPage};
+pub use lobby::CreateMatch;
 pub use play::{MatchView, MoveRequest};
+pub use seating::JoinMatch;
 pub use summary::{MatchSummary, SeatInfo};
 pub use talk::NewMessage;
 

@@ -10,6 +10,7 @@
 //! - before the start, `seat_joined` and `seat_left` to the others waiting.
 
 use super::cache::MatchState;
+use super::log::{Entry, Note};
 use crate::clock::rfc3339;
 use crate::model::Outcome;
 use crate::notifications::notice::{
@@ -19,13 +20,13 @@ use crate::rules::{Event, OutReason, Seat, Status};
 use crate::store::notifications::NewNotification;
 use crate::store::{MatchRow, SeatRow};
 
-/// The notices of a change from `before` to `after` through `events`, written at `now`.
+/// The notices of a change from `before` to `after` through `entries`, written at `now`.
 /// `turn_began`: whether a turn began (another seat's, or the same seat's again).
 pub(super) fn of_change(
     match_id: &str,
     before: &MatchState,
     after: &MatchState,
-    events: &[Event],
+    entries: &[Entry],
     turn_began: bool,
     outcome: Option<Outcome>,
     now: i64,
@@ -43,9 +44,9 @@ pub(super) fn of_change(
             (seat, Notice::MatchStarted(started))
         }));
     }
-    for event in events {
-        match event {
-            Event::SeatOut { seat, reason, .. } => {
+    for entry in entries {
+        match entry {
+            Entry::Game(Event::SeatOut { seat, reason, .. }) => {
                 let out = SeatOut {
                     match_id: match_id.to_owned(),
                     version: after.version,
@@ -58,7 +59,7 @@ pub(super) fn of_change(
                         .map(|told| (told, Notice::SeatOut(out.clone()))),
                 );
             }
-            Event::DeadlineNear { seat, deadline } => {
+            Entry::Note(Note::DeadlineNear { seat, deadline }) => {
                 let near = DeadlineNear {
                     match_id: match_id.to_owned(),
                     version: after.version,

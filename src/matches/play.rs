@@ -5,10 +5,11 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::access::{self, Viewer};
+use super::access::{Player, Viewer};
 use super::cache::MatchState;
 use super::clock::ClockView;
 use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
+use super::log::Entry;
 use super::state::{Intent, RACES_RETRIED_FOR};
 use super::{MatchError, Matches};
 use crate::rules::{Action, GameState, RuleError, Rules, Seat, Status, View};
@@ -110,7 +111,7 @@ impl Matches {
         Ok(MatchView::now(
             match_id,
             &seen.current,
-            seen.seat,
+            seen.role.seat(),
             self.clock.now(),
         ))
     }
@@ -120,18 +121,16 @@ impl Matches {
     pub async fn play(
         &self,
         match_id: &str,
-        account_id: &str,
+        player: Player<'_>,
         request: MoveRequest,
         key: Option<IdempotencyKey>,
     ) -> Result<MoveAnswer, MatchError> {
         let intent = Intent::Act {
             expected_version: request.expected_version,
         };
-        let seen = self
-            .current(match_id, Viewer::Account(account_id), intent)
-            .await?;
-        let seat = access::player(seen.seat)?;
-        let idempotent = key.map(|key| Idempotent::new(account_id, key, &request));
+        let seen = self.current(match_id, player.viewer(), intent).await?;
+        let seat = seen.role.acts()?;
+        let idempotent = key.map(|key| Idempotent::new(player, key, &request));
         if let Some(idempotent) = &idempotent
             && let Some(kept) = self.kept_answer(match_id, idempotent).await?
         {
@@ -156,15 +155,22 @@ impl Matches {
 
     /// Resigns the caller's seat at whatever version the match is (leaving a match being
     /// played is resigning); a race with another move is retried.
-    pub async fn resign(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
+    pub async fn resign(
+        &self,
+        match_id: &str,
+        player: Player<'_>,
+    ) -> Result<MatchView, MatchError> {
         let give_up = Instant::now() + RACES_RETRIED_FOR;
         loop {
             let seen = self
-                .current(match_id, Viewer::Account(account_id), Intent::Watch)
+                .current(match_id, player.viewer(), Intent::Watch)
                 .await?;
-            let seat = access::player(seen.seat)?;
+            let seat = seen.role.acts()?;
             let events = seen.current.state.decide(seat, Action::Resign)?;
-            match self.write(match_id, &seen.current, events, |_| None).await {
+            match self
+                .write(match_id, &seen.current, Entry::games(events), |_| None)
+                .await
+            {
                 Ok(written) => {
                     return Ok(MatchView::now(
                         match_id,
@@ -199,7 +205,7 @@ impl Matches {
         let events = current.state.decide(seat, request.action)?;
         let mut body = String::new();
         let now = self.clock.now();
-        self.write(match_id, current, events, |next| {
+        self.write(match_id, current, Entry::games(events), |next| {
             let view = MatchView::now(match_id, next, Some(seat), now);
             body = serde_json::to_string(&view).expect("views serialise");
             idempotent.map(|idempotent| idempotent.keep(200, &body))

@@ -7,8 +7,9 @@
 //! everyone moved to their planned seat. The ended match points to it (`next_match_id`), so a
 //! second offer answers the first.
 
-use super::access::{self, Viewer};
+use super::access::Player;
 use super::lobby::{TableSettings, open_match};
+use super::log::Entry;
 use super::{MatchError, MatchSummary, Matches};
 use crate::model::MatchStatus;
 use crate::notifications::Notice;
@@ -27,19 +28,19 @@ pub struct Rematch {
 
 impl Matches {
     /// Offers the players of an ended match a rematch, or answers the one already offered.
-    pub async fn rematch(&self, match_id: &str, account_id: &str) -> Result<Rematch, MatchError> {
+    pub async fn rematch(&self, match_id: &str, player: Player<'_>) -> Result<Rematch, MatchError> {
         // Read before the seats are locked: the log of an ended match no longer changes.
         let first_dealer = self.first_dealer(match_id).await;
-        let (mut change, seat) = self.lock_seats(match_id, account_id).await?;
-        access::check_visible(&change.row, Viewer::Account(account_id), seat)?;
-        access::player(seat)?;
+        let (mut change, role) = self.lock_seats(match_id, player).await?;
+        role.acts()?;
+        let account_id = player.id();
         // The rematch offered before, unless everyone left it before it started (which
         // deletes a match): then this offer makes a new one.
         if let Some(next) = change.row.next_match_id.clone()
             && self.db.match_version(&next).await?.is_some()
         {
             drop(change);
-            let summary = self.summary(&next, Viewer::Account(account_id)).await?;
+            let summary = self.summary(&next, player.viewer()).await?;
             return Ok(Rematch {
                 summary,
                 created: false,
@@ -144,7 +145,7 @@ impl Matches {
             None => self.relay.wake(),
         }
         Ok(Rematch {
-            summary: self.summary(&row.id, Viewer::Account(account_id)).await?,
+            summary: self.summary(&row.id, player.viewer()).await?,
             created: true,
         })
     }
@@ -153,7 +154,7 @@ impl Matches {
     async fn first_dealer(&self, match_id: &str) -> Result<Seat, MatchError> {
         match self.recorded(match_id, 0, 1).await?.first() {
             Some(recorded) => match recorded.event {
-                Event::HandDealt { dealer, .. } => Ok(dealer),
+                Entry::Game(Event::HandDealt { dealer, .. }) => Ok(dealer),
                 _ => Err(MatchError::Corrupt(
                     "a log that does not begin with a deal".into(),
                 )),

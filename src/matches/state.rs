@@ -8,10 +8,10 @@
 
 use std::sync::Arc;
 
-use super::access::{self, Table, Viewer};
+use super::access::{Role, Table, Viewer};
 use super::cache::MatchState;
 use super::clock::MatchClock;
-use super::log::{self, Recorded};
+use super::log::{self, Entry, Recorded};
 use super::notices;
 use super::{MatchError, Matches};
 use crate::live::Checkpoint;
@@ -37,10 +37,10 @@ pub(super) enum Intent {
     Act { expected_version: i64 },
 }
 
-/// A started match at its newest version, and the caller's seat in it (`None`: a spectator).
+/// A started match at its newest version, and the caller's role at it (never an outsider).
 pub(super) struct Seen {
     pub current: Arc<MatchState>,
-    pub seat: Option<Seat>,
+    pub role: Role,
 }
 
 /// How long a write that fits any version (a resignation, table talk) retries lost races
@@ -49,32 +49,33 @@ pub(super) struct Seen {
 pub(super) const RACES_RETRIED_FOR: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl Matches {
-    /// The match's row and the caller's seat, if the caller may see it; one round trip.
+    /// The match's row and the caller's role at it, if the caller may see it (an outsider gets
+    /// `not_found`); one round trip.
     pub(super) async fn read_row(
         &self,
         match_id: &str,
         viewer: Viewer<'_>,
-    ) -> Result<(ReadRow, Option<Seat>), MatchError> {
+    ) -> Result<(ReadRow, Role), MatchError> {
         let checkpoint = self.notifier.checkpoint();
-        let (row, seat) = self
+        let (row, seat_of) = self
             .db
             .match_and_seat(match_id, viewer.account())
             .await?
             .ok_or(MatchError::NotFound)?;
-        let seat = access::check_visible(&row, viewer, seat)?;
-        Ok((ReadRow { row, checkpoint }, seat))
+        let role = Role::at(&row, viewer, seat_of);
+        role.sees()?;
+        Ok((ReadRow { row, checkpoint }, role))
     }
 
-    /// The row and its seats, if the caller may see the match, and the caller's seat (as
-    /// [`Matches::read_row`] gives it: a rematch's kept seat counts).
+    /// The row and its seats, if the caller may see the match, and the caller's role.
     pub(super) async fn read_row_and_seats(
         &self,
         match_id: &str,
         viewer: Viewer<'_>,
-    ) -> Result<(ReadRow, Vec<SeatRow>, Option<Seat>), MatchError> {
-        let (read, seat) = self.read_row(match_id, viewer).await?;
+    ) -> Result<(ReadRow, Vec<SeatRow>, Role), MatchError> {
+        let (read, role) = self.read_row(match_id, viewer).await?;
         let seats = self.db.seats(match_id).await?;
-        Ok((read, seats, seat))
+        Ok((read, seats, role))
     }
 
     /// The started match at its newest version as the caller sees it. To act, the caller needs
@@ -95,23 +96,24 @@ impl Matches {
                 .notifier
                 .is_current(match_id, current.version, verified)
         {
-            let seat = current.table.viewer(viewer)?;
+            let role = current.table.role(viewer);
+            role.sees()?;
             if let Intent::Act { .. } = intent {
-                access::player(seat)?;
+                role.acts()?;
             }
             let current = self.on_time(match_id, current).await?;
-            return Ok(Seen { current, seat });
+            return Ok(Seen { current, role });
         }
-        let (read, seat) = self.read_row(match_id, viewer).await?;
+        let (read, role) = self.read_row(match_id, viewer).await?;
         if let Intent::Act { .. } = intent {
-            access::player(seat)?;
+            role.acts()?;
         }
         if read.row.status == MatchStatus::Open {
             return Err(MatchError::NotStarted);
         }
         let current = self.load(&read).await?;
         let current = self.on_time(match_id, current).await?;
-        Ok(Seen { current, seat })
+        Ok(Seen { current, role })
     }
 
     /// A match's row read by the server itself, for no caller (no access check).
@@ -158,7 +160,9 @@ impl Matches {
     pub(super) async fn state_at(&self, row: &MatchRow, at: i64) -> Result<GameState, MatchError> {
         let mut state = self.fresh(row).await?.state;
         for recorded in self.recorded(&row.id, 0, at).await? {
-            state.apply(&recorded.event);
+            if let Entry::Game(event) = &recorded.event {
+                state.apply(event);
+            }
         }
         Ok(state)
     }
@@ -189,7 +193,7 @@ impl Matches {
             .collect()
     }
 
-    /// Appends decided events (and the forced turns that follow them) to a match at the
+    /// Appends decided entries (and the forced turns that follow them) to a match at the
     /// version of `current`, written now; `keep` may give the answer to keep with them (it sees
     /// the match after them). [`MatchError::VersionConflict`] when another writer got there
     /// first: then nothing was written.
@@ -197,7 +201,7 @@ impl Matches {
         &self,
         match_id: &str,
         current: &MatchState,
-        events: Vec<Event>,
+        events: Vec<Entry>,
         keep: impl FnOnce(&MatchState) -> Option<KeptResponse>,
     ) -> Result<Arc<MatchState>, MatchError> {
         let (next, mut append) = advance(match_id, current, events, self.clock.now())?;
@@ -290,12 +294,16 @@ fn new_game(row: &MatchRow, secret_hex: &str, seats: &[SeatRow]) -> Result<GameS
 
 /// How a match that just ended ended: aborted; or, when its last events are a seat leaving
 /// and the match ending, by that seat's reason; or by its `game_end`.
-fn outcome(status: Status, events: &[Event]) -> Outcome {
+fn outcome(status: Status, events: &[Entry]) -> Outcome {
     if status == Status::Aborted {
         return Outcome::Aborted;
     }
     match events {
-        [.., Event::SeatOut { reason, .. }, Event::GameEnded { .. }] => match reason {
+        [
+            ..,
+            Entry::Game(Event::SeatOut { reason, .. }),
+            Entry::Game(Event::GameEnded { .. }),
+        ] => match reason {
             OutReason::Resign => Outcome::Resigned,
             OutReason::Timeout => Outcome::Timeout,
         },
@@ -303,12 +311,12 @@ fn outcome(status: Status, events: &[Event]) -> Outcome {
     }
 }
 
-/// Decided events applied, plus the forced `end_turn`s that follow them when the table takes
+/// Decided entries applied, plus the forced `end_turn`s that follow them when the table takes
 /// those automatically: the match after them, and the append that records them.
 pub(super) fn advance(
     match_id: &str,
     current: &MatchState,
-    mut events: Vec<Event>,
+    mut events: Vec<Entry>,
     now: i64,
 ) -> Result<(MatchState, Append), MatchError> {
     let mut next = current.clone();
@@ -325,10 +333,11 @@ pub(super) fn advance(
                 break;
             }
             let forced = next.state.decide(seat, Action::EndTurn)?;
-            for event in &forced {
-                next.observe(event, now);
+            for event in forced {
+                let entry = Entry::Game(event);
+                next.observe(&entry, now);
+                events.push(entry);
             }
-            events.extend(forced);
         }
     }
     let stored = log::encode(
@@ -339,7 +348,7 @@ pub(super) fn advance(
         now,
     );
     next.version = current.version + stored.len() as i64;
-    if let Some(last) = events.iter().rposition(Event::changes_table) {
+    if let Some(last) = events.iter().rposition(Entry::changes_table) {
         next.table_version = current.version + last as i64 + 1;
     }
     let state = &next.state;
@@ -347,7 +356,7 @@ pub(super) fn advance(
     let turn_began = state.turn() != turn_before
         || events
             .iter()
-            .any(|event| matches!(event, Event::TurnStarted { .. }));
+            .any(|event| matches!(event, Entry::Game(Event::TurnStarted { .. })));
     let outcome = over.then(|| outcome(state.status(), &events));
     let model = ReadModel {
         status: match state.status() {

@@ -3,8 +3,10 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::access::Viewer;
 use super::cache::MatchState;
 use super::clock::ClockView;
+use super::{MatchError, Matches};
 use crate::bots::Level;
 use crate::model::{MatchStatus, Outcome, Visibility};
 use crate::rules::{Rules, Seat};
@@ -176,5 +178,28 @@ impl MatchSummary {
             clock: current.clock.as_ref().map(|clock| clock.view(now)),
             ..self
         }
+    }
+}
+
+impl Matches {
+    /// The summary of a match the caller may see, with running totals once it has started.
+    pub async fn summary(
+        &self,
+        match_id: &str,
+        viewer: Viewer<'_>,
+    ) -> Result<MatchSummary, MatchError> {
+        let (read, seats, role) = self.read_row_and_seats(match_id, viewer).await?;
+        let now = self.clock.now();
+        let summary = MatchSummary::new(&read.row, &seats, role.seat().is_some(), now);
+        if read.row.version == 0 {
+            return Ok(summary);
+        }
+        let current = self.load(&read).await?;
+        let current = self.on_time(match_id, current).await?;
+        if current.version != read.row.version {
+            // The clock forfeited a late seat just now: the row has moved on.
+            return Box::pin(self.summary(match_id, viewer)).await;
+        }
+        Ok(summary.with_state(&current, now))
     }
 }

@@ -9,12 +9,12 @@ use std::time::Instant;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::access::{self, Viewer};
+use super::access::Player;
 use super::feed::LoggedEvent;
-use super::log;
+use super::log::{self, Entry, Note};
 use super::state::{Intent, RACES_RETRIED_FOR};
 use super::{MatchError, Matches};
-use crate::rules::{Event, Seat};
+use crate::rules::Seat;
 
 /// The most characters a message has.
 pub const MOST_CHARACTERS: usize = 500;
@@ -44,23 +44,29 @@ impl Matches {
     pub async fn say(
         &self,
         match_id: &str,
-        account_id: &str,
+        player: Player<'_>,
         message: NewMessage,
     ) -> Result<LoggedEvent, MatchError> {
         let text = checked(message.text)?;
         let give_up = Instant::now() + RACES_RETRIED_FOR;
         loop {
             let seen = self
-                .current(match_id, Viewer::Account(account_id), Intent::Watch)
+                .current(match_id, player.viewer(), Intent::Watch)
                 .await?;
-            let seat = access::player(seen.seat)?;
+            let seat = seen.role.acts()?;
             self.check_pace(match_id, seat).await?;
-            let events = seen.current.state.talk(seat, text.clone())?;
+            let talk = Note::TableTalk {
+                seat,
+                text: text.clone(),
+            };
             let said = LoggedEvent {
                 seq: seen.current.version + 1,
-                event: events[0].clone(),
+                event: talk.clone().checked(&seen.current.state)?,
             };
-            match self.write(match_id, &seen.current, events, |_| None).await {
+            match self
+                .write(match_id, &seen.current, vec![said.event.clone()], |_| None)
+                .await
+            {
                 Ok(_) => return Ok(said),
                 // Another write came first; talk fits whatever it was.
                 Err(MatchError::VersionConflict { .. }) if Instant::now() < give_up => {}
@@ -77,7 +83,8 @@ impl Matches {
         let mut said = Vec::new();
         for stored in self.db.events_written_after(match_id, now - 60).await? {
             let recorded = log::decode(stored)?;
-            if matches!(recorded.event, Event::TableTalk { seat: who, .. } if who == seat) {
+            if matches!(recorded.event, Entry::Note(Note::TableTalk { seat: who, .. }) if who == seat)
+            {
                 said.push(recorded.at);
             }
         }

@@ -17,14 +17,15 @@
 
 use std::sync::Arc;
 
-use super::access::Viewer;
+use super::access::Player;
 use super::cache::MatchState;
+use super::log::{Entry, Note};
 use super::state::Intent;
 use super::{MatchError, MatchView, Matches};
 use crate::background::{self, Schedule};
 use crate::clock::rfc3339;
 use crate::model::{MatchStatus, OnTimeout};
-use crate::rules::{Event, Seat, Status};
+use crate::rules::{Seat, Status};
 use crate::store::work::Work;
 
 /// Most matches one sweep takes on.
@@ -91,15 +92,16 @@ impl Matches {
     ) -> Result<Arc<MatchState>, MatchError> {
         let events = current.state.forfeit(seat, rfc3339(deadline))?;
         tracing::info!(match_id, seat, "forfeited on time");
-        self.write_or_reload(match_id, current, events).await
+        self.write_or_reload(match_id, current, Entry::games(events))
+            .await
     }
 
-    /// Writes server-decided events; on a lost race, the newer match from the database.
+    /// Writes server-decided entries; on a lost race, the newer match from the database.
     pub(super) async fn write_or_reload(
         &self,
         match_id: &str,
         current: &MatchState,
-        events: Vec<Event>,
+        events: Vec<Entry>,
     ) -> Result<Arc<MatchState>, MatchError> {
         match self.write(match_id, current, events, |_| None).await {
             Err(MatchError::VersionConflict { .. }) => self.reload(match_id).await,
@@ -116,11 +118,11 @@ impl Matches {
     /// Forfeits the seat to move for the caller, another seat still in, once its deadline has
     /// passed at a match whose late seats are claimed (`on_timeout: claim`). Answers the
     /// caller's view after it.
-    pub async fn claim(&self, match_id: &str, account_id: &str) -> Result<MatchView, MatchError> {
+    pub async fn claim(&self, match_id: &str, player: Player<'_>) -> Result<MatchView, MatchError> {
         let seen = self
-            .current(match_id, Viewer::Account(account_id), Intent::Watch)
+            .current(match_id, player.viewer(), Intent::Watch)
             .await?;
-        let seat = super::access::player(seen.seat)?;
+        let seat = seen.role.acts()?;
         let current = seen.current;
         if !current.state.is_active(seat) {
             return Err(crate::rules::RuleError::SeatOut(seat).into());
@@ -146,7 +148,9 @@ impl Matches {
             )));
         }
         let events = current.state.forfeit(late, rfc3339(deadline))?;
-        let written = self.write(match_id, &current, events, |_| None).await?;
+        let written = self
+            .write(match_id, &current, Entry::games(events), |_| None)
+            .await?;
         Ok(MatchView::now(
             match_id,
             &written,
@@ -178,8 +182,10 @@ impl Matches {
                 self.stand_in(match_id, current, seat, deadline).await?;
             }
             Some(Due::Reminder(seat, deadline)) => {
-                let events = current.state.remind(seat, rfc3339(deadline))?;
-                self.write_or_reload(match_id, &current, events).await?;
+                let deadline = rfc3339(deadline);
+                let reminder = Note::DeadlineNear { seat, deadline }.checked(&current.state)?;
+                self.write_or_reload(match_id, &current, vec![reminder])
+                    .await?;
             }
             None => {}
         }

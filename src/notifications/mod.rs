@@ -17,6 +17,7 @@ pub mod notice;
 mod relay;
 pub mod webhooks;
 
+use std::borrow::Borrow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,6 +27,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::sealing::KeyEncryptionKey;
 use crate::clock::Clock;
+use crate::follow::{self, Followed, NumberedLog};
 pub use crate::live::Wake;
 use crate::live::{Notifier, account_topic};
 use crate::store::Db;
@@ -38,9 +40,6 @@ const MOST_PER_PAGE: i64 = 500;
 
 /// Longest long-poll, in seconds.
 const MAX_WAIT_SECONDS: u64 = 60;
-
-/// How long a stream waits for a notification before it sends a keep-alive.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// The notification service.
 pub struct Notifications {
@@ -84,14 +83,6 @@ pub struct NotificationPage {
     pub notifications: Vec<Notification>,
     /// The `seq` of the account's newest notification (0 before the first).
     pub newest: i64,
-}
-
-/// What a followed stream yields.
-pub enum StreamItem {
-    /// The next notification.
-    Notification(Box<Notification>),
-    /// Nothing new for a while; the connection is still alive.
-    KeepAlive,
 }
 
 impl Notifications {
@@ -168,13 +159,14 @@ impl Notifications {
                 "limit is 1 to 500",
             ));
         }
-        let mut newest = self.db.newest_notification(account_id).await?;
-        if newest <= after && wait > 0 {
-            self.wait_past(account_id, after, Duration::from_secs(wait))
-                .await;
-            newest = self.db.newest_notification(account_id).await?;
-        }
-        let notifications = self.after(account_id, after, limit).await?;
+        let log = AccountLog {
+            notifications: self,
+            account_id,
+            limit,
+        };
+        let newest = self.db.newest_notification(account_id).await?;
+        let wait = Duration::from_secs(wait);
+        let (notifications, newest) = follow::poll(&log, newest, after, wait).await?;
         Ok(NotificationPage {
             notifications,
             newest,
@@ -182,95 +174,68 @@ impl Notifications {
     }
 
     /// The caller's stream after `after` (from now on when `None`), notification by
-    /// notification as they come, with a keep-alive after every quiet 15 seconds. Ends if the
+    /// notification as they come, with a keep-alive after every quiet while. Ends if the
     /// database fails.
     pub async fn follow(
         self: Arc<Self>,
         account_id: &str,
         after: Option<i64>,
-    ) -> Result<impl Stream<Item = StreamItem> + use<>, NotificationError> {
+    ) -> Result<impl Stream<Item = Followed<Notification>> + use<>, NotificationError> {
         let after = match after {
             Some(after) => after,
             None => self.db.newest_notification(account_id).await?,
         };
-        let start = Following {
+        let log = AccountLog {
             notifications: self,
             account_id: account_id.to_owned(),
-            after,
-            pending: Vec::new(),
+            limit: MOST_PER_PAGE,
         };
-        Ok(futures_util::stream::unfold(
-            start,
-            |mut following| async move {
-                let item = following.next().await?;
-                Some((item, following))
-            },
-        ))
+        Ok(follow::follow(log, after))
     }
+}
 
-    async fn after(
-        &self,
-        account_id: &str,
-        after: i64,
-        limit: i64,
-    ) -> Result<Vec<Notification>, NotificationError> {
-        Ok(self
+/// An account's notifications, read `limit` at a time.
+struct AccountLog<N, A> {
+    notifications: N,
+    account_id: A,
+    limit: i64,
+}
+
+impl<N: Borrow<Notifications>, A: Borrow<str>> NumberedLog for AccountLog<N, A> {
+    type Item = Notification;
+    type Error = NotificationError;
+
+    async fn after(&self, after: i64) -> Result<Vec<Notification>, NotificationError> {
+        let notifications: &Notifications = self.notifications.borrow();
+        Ok(notifications
             .db
-            .notifications_after(account_id, after, limit)
+            .notifications_after(self.account_id.borrow(), after, self.limit)
             .await?
             .into_iter()
             .filter_map(Notification::decode)
             .collect())
     }
 
-    async fn wait_past(&self, account_id: &str, seq: i64, wait: Duration) {
-        self.live
-            .wait_past(&account_topic(account_id), seq, wait, || async {
-                self.db.newest_notification(account_id).await.ok()
+    async fn newest(&self) -> Result<i64, NotificationError> {
+        let notifications: &Notifications = self.notifications.borrow();
+        Ok(notifications
+            .db
+            .newest_notification(self.account_id.borrow())
+            .await?)
+    }
+
+    async fn wait_past(&self, after: i64, wait: Duration) {
+        let notifications: &Notifications = self.notifications.borrow();
+        let account_id: &str = self.account_id.borrow();
+        notifications
+            .live
+            .wait_past(&account_topic(account_id), after, wait, || async {
+                notifications.db.newest_notification(account_id).await.ok()
             })
             .await;
     }
-}
 
-/// A followed stream between two items.
-struct Following {
-    notifications: Arc<Notifications>,
-    account_id: String,
-    after: i64,
-    /// Read but not yet yielded, newest first.
-    pending: Vec<Notification>,
-}
-
-impl Following {
-    async fn next(&mut self) -> Option<StreamItem> {
-        loop {
-            if let Some(notification) = self.pending.pop() {
-                return Some(StreamItem::Notification(Box::new(notification)));
-            }
-            let mut page = self
-                .notifications
-                .after(&self.account_id, self.after, MOST_PER_PAGE)
-                .await
-                .ok()?;
-            if let Some(last) = page.last() {
-                self.after = last.seq;
-                page.reverse();
-                self.pending = page;
-                continue;
-            }
-            let before = self.after;
-            self.notifications
-                .wait_past(&self.account_id, before, KEEP_ALIVE)
-                .await;
-            let newest = self
-                .notifications
-                .db
-                .newest_notification(&self.account_id)
-                .await
-                .ok()?;
-            if newest <= before {
-                return Some(StreamItem::KeepAlive);
-            }
-        }
+    fn number(notification: &Notification) -> i64 {
+        notification.seq
     }
 }

@@ -106,30 +106,6 @@ impl GameState {
         Ok(script.events)
     }
 
-    /// The server's reminder that the seat to move has a tenth of its time left.
-    pub fn remind(&self, seat: Seat, deadline: String) -> Result<Vec<Event>, RuleError> {
-        self.check_to_move(seat)?;
-        Ok(vec![Event::DeadlineNear { seat, deadline }])
-    }
-
-    /// The server's note that a bot plays the late seat's turn for it (`on_timeout: bot`).
-    pub fn stand_in(&self, seat: Seat, deadline: String) -> Result<Vec<Event>, RuleError> {
-        self.check_to_move(seat)?;
-        Ok(vec![Event::BotStoodIn { seat, deadline }])
-    }
-
-    /// A seated player's words to the table, while the match is played (a seat that is out
-    /// may still talk). What may be said is the server's business, not the rules'.
-    pub fn talk(&self, seat: Seat, text: String) -> Result<Vec<Event>, RuleError> {
-        if self.status != Status::Playing {
-            return Err(RuleError::HandOver);
-        }
-        if seat >= self.players() {
-            return Err(RuleError::UnknownSeat(seat));
-        }
-        Ok(vec![Event::TableTalk { seat, text }])
-    }
-
     fn check_still_in(&self, seat: Seat) -> Result<(), RuleError> {
         if self.status != Status::Playing {
             return Err(RuleError::HandOver);
@@ -143,7 +119,8 @@ impl GameState {
         Ok(())
     }
 
-    fn check_to_move(&self, seat: Seat) -> Result<(), RuleError> {
+    /// Whether `seat` is the seat to move, in a hand being played.
+    pub fn check_to_move(&self, seat: Seat) -> Result<(), RuleError> {
         self.check_still_in(seat)?;
         if seat != self.turn {
             return Err(RuleError::NotYourTurn {

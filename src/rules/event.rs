@@ -16,7 +16,8 @@ use super::pile::PileId;
 /// The version of the event format written by this engine.
 pub const EVENT_FORMAT_VERSION: u32 = 1;
 
-/// One entry of the match's log, tagged by `type`.
+/// What the rules say happened, tagged by `type`. The server's match log holds these beside
+/// notes of its own (reminders, talk), which the engine never sees.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -128,34 +129,6 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hand: Option<Vec<Card>>,
     },
-    /// The seat to move has a tenth of its time left (a reminder written by the server; it
-    /// changes nothing).
-    DeadlineNear {
-        /// The seat to move.
-        seat: Seat,
-        /// Its deadline (RFC 3339).
-        #[schema(format = DateTime)]
-        deadline: String,
-    },
-    /// A seated player said something to the table (`POST /v1/matches/{id}/messages`). Part of
-    /// the log so that every reader gets it in order with the play; it changes nothing at the
-    /// table. Plain text, never markup: clients must show it as text.
-    TableTalk {
-        /// Who said it.
-        seat: Seat,
-        /// What they said (1–500 characters, no control characters but line breaks).
-        text: String,
-    },
-    /// The seat to move ran out of time at a table whose late turns a bot plays (the server's
-    /// setting `on_timeout: bot`): the actions that follow, to the end of this turn, are the
-    /// `basic` bot's. The seat stays in the game. Written by the server; it changes nothing.
-    BotStoodIn {
-        /// The late seat.
-        seat: Seat,
-        /// The deadline it missed (RFC 3339).
-        #[schema(format = DateTime)]
-        deadline: String,
-    },
     /// The match was called off before its first action (docs/rules.md §7.2): no winners, nothing
     /// scored, no chips paid.
     MatchAborted {
@@ -243,12 +216,6 @@ pub struct ChipSettlement {
 }
 
 impl Event {
-    /// Whether the event changes the table: table talk and reminders do not, so a move chosen
-    /// before them is still a move chosen from the table as it is.
-    pub fn changes_table(&self) -> bool {
-        !matches!(self, Event::TableTalk { .. } | Event::DeadlineNear { .. })
-    }
-
     /// The event as `viewer` may see it (`None`: a spectator): other seats' dealt hands and
     /// drawn cards, and the stock order, are removed. Hands revealed at the end of a hand stay.
     pub fn redacted_for(&self, viewer: Option<Seat>) -> Event {

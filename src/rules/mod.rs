@@ -1,6 +1,6 @@
 //! The rules engine: Kings in the Corner exactly as `docs/rules.md` says, for every option and preset.
 //!
-//! Pure and deterministic: no I/O, no clock, no randomness but the seeded shuffle of docs/rules.md §9.
+//! Pure and deterministic: no I/O, no time, no randomness but the seeded shuffle of docs/rules.md §9.
 //! Nothing here imports from the rest of the crate.
 //!
 //! The engine follows the event-sourcing model: [`GameState::decide`] judges a player's

@@ -109,14 +109,8 @@ impl GameState {
         } = first
         {
             // The server's forfeit of a seat out of time (whether the deadline had passed is
-            // checked against the log's times by `verify`, not here: the engine has no clock).
+            // checked against the log's times by `verify`, not here: the engine keeps no time).
             self.forfeit(*seat, deadline.clone()).map_err(refused)?
-        } else if let Event::DeadlineNear { seat, deadline } = first {
-            self.remind(*seat, deadline.clone()).map_err(refused)?
-        } else if let Event::BotStoodIn { seat, deadline } = first {
-            self.stand_in(*seat, deadline.clone()).map_err(refused)?
-        } else if let Event::TableTalk { seat, text } = first {
-            self.talk(*seat, text.clone()).map_err(refused)?
         } else {
             let (seat, action) =
                 self.action_behind(first)

@@ -414,7 +414,6 @@ impl GameState {
                 self.left.push((*seat, *reason));
                 self.set_aside[index] = std::mem::take(&mut self.hands[index]);
             }
-            Event::DeadlineNear { .. } | Event::BotStoodIn { .. } | Event::TableTalk { .. } => {}
             Event::MatchAborted { .. } => {
                 self.status = Status::Aborted;
             }

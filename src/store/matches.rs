@@ -10,7 +10,7 @@ use super::rows::{
     ALIASED_MATCH_COLUMNS, MATCH_COLUMNS, MatchRow, SeatRow, StoredEvent, match_from_row,
     seat_from_row, small, stored_event,
 };
-use super::{Backend, Db, StoreError};
+use super::{Backend, Db, SeatOf, StoreError};
 use crate::model::{Level, Named, Outcome};
 use crate::rules::Seat;
 
@@ -54,18 +54,18 @@ impl Db {
         Ok(row.map(|row| row.try_get("version")).transpose()?)
     }
 
-    /// The match with this id and the seat `account_id` holds in it, or, in a rematch waiting
-    /// for them, the seat kept for them; in one round trip.
+    /// The match with this id, the seat `account_id` holds in it and, in a rematch waiting for
+    /// them, the seat kept for them; in one round trip.
     pub async fn match_and_seat(
         &self,
         id: &str,
         account_id: Option<&str>,
-    ) -> Result<Option<(MatchRow, Option<Seat>)>, StoreError> {
+    ) -> Result<Option<(MatchRow, SeatOf)>, StoreError> {
         let columns = &*ALIASED_MATCH_COLUMNS;
         let row = self
             .timed(
                 sqlx::query(&format!(
-                    "SELECT {columns}, COALESCE(s.seat, r.seat) AS caller_seat FROM matches m \
+                    "SELECT {columns}, s.seat AS taken_seat, r.seat AS kept_seat FROM matches m \
              LEFT JOIN match_seats s ON s.match_id = m.id AND s.account_id = $2 \
              LEFT JOIN match_reservations r ON r.match_id = m.id AND r.account_id = $2 \
              WHERE m.id = $1"
@@ -76,11 +76,16 @@ impl Db {
             )
             .await?;
         let Some(row) = row else { return Ok(None) };
-        let seat = row
-            .try_get::<Option<i64>, _>("caller_seat")?
-            .map(|seat| small(seat, "seat"))
-            .transpose()?;
-        Ok(Some((match_from_row(&row)?, seat)))
+        let seat = |column| {
+            row.try_get::<Option<i64>, _>(column)?
+                .map(|seat| small(seat, "seat"))
+                .transpose()
+        };
+        let seat_of = SeatOf {
+            taken: seat("taken_seat")?,
+            kept: seat("kept_seat")?,
+        };
+        Ok(Some((match_from_row(&row)?, seat_of)))
     }
 
     /// The taken seats of a match, in seat order.

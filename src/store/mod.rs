@@ -47,7 +47,7 @@ pub use error::StoreError;
 use error::outage;
 pub use listing::{Cursor, Listing};
 pub use matches::NewMatch;
-pub use rows::{BOT_ACCOUNTS, MatchRow, SeatRow, StoredEvent, free_bot_account, seat_of};
+pub use rows::{BOT_ACCOUNTS, MatchRow, SeatOf, SeatRow, StoredEvent, free_bot_account, seat_of};
 pub use sqlite_file::StartError;
 
 /// How much longer than the server's statement timeout the client waits, so that a slow

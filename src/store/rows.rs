@@ -85,6 +85,16 @@ pub struct SeatRow {
     pub bot: Option<Level>,
 }
 
+/// Where an account sits at a match: the seat it took, and the seat a rematch keeps for it
+/// until it joins (at most one of the two).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatOf {
+    /// The seat it took.
+    pub taken: Option<Seat>,
+    /// The seat kept for it.
+    pub kept: Option<Seat>,
+}
+
 /// How many bot accounts the migrations create (`bot:1` … `bot:8`): one per seat of the
 /// largest table.
 pub const BOT_ACCOUNTS: u8 = 8;

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use kings_corner::matches::export::{MatchExport, verify};
+use kings_corner::matches::log::{Entry, Note};
 use serde_json::{Value, json};
 
 use crate::helpers::{
@@ -451,7 +452,7 @@ async fn a_late_turn_is_played_by_a_bot_and_the_seat_stays_in() {
     let stood_in = export
         .events
         .iter()
-        .position(|logged| matches!(logged.event, kings_corner::rules::Event::BotStoodIn { .. }))
+        .position(|logged| matches!(logged.event, Entry::Note(Note::BotStoodIn { .. })))
         .unwrap();
     shift_times_from(&mut export, stood_in, -30);
     let refused = verify(&export).unwrap_err();

@@ -6,6 +6,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use kings_corner::matches::export::{MatchExport, verify};
+use kings_corner::matches::log::Entry;
+use kings_corner::rules::Event;
 
 use crate::helpers::{
     Player, TestApp, assert_problem, keep_as_fixture, players, shift_times_from, spawn_app,
@@ -268,7 +270,7 @@ async fn verify_refuses_a_timeout_written_before_its_deadline() {
     let out = forged
         .events
         .iter()
-        .position(|logged| matches!(logged.event, kings_corner::rules::Event::SeatOut { .. }))
+        .position(|logged| matches!(logged.event, Entry::Game(Event::SeatOut { .. })))
         .unwrap();
     shift_times_from(&mut forged, out, -50);
     let refused = verify(&forged).unwrap_err();

@@ -209,15 +209,7 @@ pub fn play_disrupted_match(
                 let forfeited = state.forfeit(seat, "2026-11-30T12:00:00Z".to_owned());
                 apply_all(&mut state, forfeited.unwrap())
             }
-            2 => {
-                let reminded = state.remind(seat, "2026-11-30T12:00:00Z".to_owned());
-                apply_all(&mut state, reminded.unwrap())
-            }
             3 if state.can_abort() => act(&mut state, seat, Action::Abort),
-            4 => {
-                let stood_in = state.stand_in(seat, "2026-11-30T12:00:00Z".to_owned());
-                apply_all(&mut state, stood_in.unwrap())
-            }
             _ => {
                 let actions = state.legal_actions(seat);
                 assert!(!actions.is_empty(), "no legal action for the seat to move");

@@ -114,13 +114,6 @@ fn a_timeout_forfeits_the_seat_to_move_and_records_its_deadline() {
         }
     );
     assert_eq!(events[1], Event::TurnStarted { seat: 1 });
-    // A reminder changes nothing.
-    let reminded = state.remind(0, DEADLINE.to_owned()).unwrap();
-    let mut after = state.clone();
-    for event in &reminded {
-        after.apply(event);
-    }
-    assert_eq!(after, state);
 }
 
 /// §7.2: until the first action of the first hand any seated player may abort; the match

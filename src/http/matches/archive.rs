@@ -4,7 +4,6 @@ use actix_web::{get, web};
 
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{Caller, Read, Watcher};
-use crate::matches::access::Viewer;
 use crate::matches::export::MatchExport;
 use crate::matches::{MatchView, Matches, ReplayQuery};
 
@@ -54,8 +53,6 @@ pub async fn export_match(
     id: web::Path<String>,
 ) -> Result<web::Json<MatchExport>, ApiError> {
     Ok(web::Json(
-        matches
-            .export(&id, Viewer::Account(&caller.account_id))
-            .await?,
+        matches.export(&id, caller.player().viewer()).await?,
     ))
 }

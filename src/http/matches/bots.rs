@@ -33,7 +33,7 @@ pub async fn add_bot(
 ) -> Result<web::Json<MatchSummary>, ApiError> {
     Ok(web::Json(
         matches
-            .add_bot(&id, &caller.account_id, body.into_inner())
+            .add_bot(&id, caller.player(), body.into_inner())
             .await?,
     ))
 }
@@ -61,5 +61,5 @@ pub async fn get_hint(
     caller: Caller<Play>,
     id: web::Path<String>,
 ) -> Result<web::Json<Hint>, ApiError> {
-    Ok(web::Json(matches.hint(&id, &caller.account_id).await?))
+    Ok(web::Json(matches.hint(&id, caller.player()).await?))
 }

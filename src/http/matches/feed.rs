@@ -2,13 +2,12 @@
 //! Events).
 
 use actix_web::{HttpResponse, get, web};
-use futures_util::StreamExt;
 
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{LastEventId, StreamQuery, Watcher};
 use crate::http::held::Held;
 use crate::http::sse::{self, Frame};
-use crate::matches::{EventsPage, FeedItem, FeedQuery, LoggedEvent, Matches};
+use crate::matches::{EventsPage, FeedQuery, LoggedEvent, Matches};
 
 /// The caller's redacted feed of the log, long-polling up to `wait` seconds.
 ///
@@ -73,20 +72,15 @@ pub async fn stream_events(
         .into_inner()
         .follow(&id, watcher.viewer(), after)
         .await?;
-    Ok(sse::respond(feed.map(|item| frame(&item)), held))
+    Ok(sse::respond(feed, frame, held))
 }
 
-/// One item of the feed as a Server-Sent Events frame.
-fn frame(item: &FeedItem) -> Frame {
-    match item {
-        FeedItem::KeepAlive => Frame::KeepAlive,
-        FeedItem::Event(logged) => {
-            let data = serde_json::to_value::<&LoggedEvent>(logged).expect("events serialise");
-            Frame::Item {
-                id: logged.seq,
-                event: data["event"]["type"].as_str().unwrap_or("event").to_owned(),
-                data: data.to_string(),
-            }
-        }
+/// One event of the feed as a Server-Sent Events frame.
+fn frame(logged: LoggedEvent) -> Frame {
+    let data = serde_json::to_value(&logged).expect("events serialise");
+    Frame {
+        id: logged.seq,
+        event: data["event"]["type"].as_str().unwrap_or("event").to_owned(),
+        data: data.to_string(),
     }
 }

@@ -28,9 +28,7 @@ pub async fn create_match(
     caller: Caller<Play>,
     body: Json<CreateMatch>,
 ) -> Result<HttpResponse, ApiError> {
-    let created = matches
-        .create(&caller.account_id, body.into_inner())
-        .await?;
+    let created = matches.create(caller.player(), body.into_inner()).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/matches/{}", created.id)))
         .json(created))
@@ -56,7 +54,7 @@ pub async fn list_matches(
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<MatchPage>, ApiError> {
     Ok(web::Json(
-        matches.list(&caller.account_id, query.into_inner()).await?,
+        matches.list(caller.player(), query.into_inner()).await?,
     ))
 }
 
@@ -106,7 +104,7 @@ pub async fn join_match(
 ) -> Result<web::Json<MatchSummary>, ApiError> {
     let request = body.0.unwrap_or_default();
     Ok(web::Json(
-        matches.join(&id, &caller.account_id, request).await?,
+        matches.join(&id, caller.player(), request).await?,
     ))
 }
 
@@ -130,7 +128,7 @@ pub async fn leave_match(
     caller: Caller<Play>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    matches.leave(&id, &caller.account_id).await?;
+    matches.leave(&id, caller.player()).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -159,7 +157,7 @@ pub async fn invite(
     body: Json<Invitation>,
 ) -> Result<HttpResponse, ApiError> {
     let (invitation, now) = matches
-        .invite(&id, &caller.account_id, body.into_inner())
+        .invite(&id, caller.player(), body.into_inner())
         .await?;
     let mut response = match now {
         true => HttpResponse::Created(),
@@ -193,7 +191,7 @@ pub async fn rematch(
     caller: Caller<Play>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let rematch = matches.rematch(&id, &caller.account_id).await?;
+    let rematch = matches.rematch(&id, caller.player()).await?;
     Ok(match rematch.created {
         true => HttpResponse::Created()
             .insert_header((

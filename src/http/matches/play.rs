@@ -96,7 +96,7 @@ pub async fn post_move(
     body: Json<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let answer = matches
-        .play(&id, &caller.account_id, body.into_inner(), key)
+        .play(&id, caller.player(), body.into_inner(), key)
         .await?;
     let mut response = HttpResponse::build(
         actix_web::http::StatusCode::from_u16(answer.status)
@@ -129,5 +129,5 @@ pub async fn claim(
     caller: Caller<Play>,
     id: web::Path<String>,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    Ok(web::Json(matches.claim(&id, &caller.account_id).await?))
+    Ok(web::Json(matches.claim(&id, caller.player()).await?))
 }

@@ -38,8 +38,6 @@ pub async fn post_message(
     id: web::Path<String>,
     body: Json<NewMessage>,
 ) -> Result<HttpResponse, ApiError> {
-    let said = matches
-        .say(&id, &caller.account_id, body.into_inner())
-        .await?;
+    let said = matches.say(&id, caller.player(), body.into_inner()).await?;
     Ok(HttpResponse::Created().json(said))
 }

@@ -56,9 +56,7 @@ pub struct NewWebhook {
         pattern = "^[Hh][Tt][Tt][Pp][Ss]?://"
     )]
     pub url: String,
-    /// The notification types to deliver (at least one): `your_turn`, `match_started`,
-    /// `match_finished`, `seat_joined`, `seat_left`, `invited`, `deadline_near`, `seat_out`,
-    /// `rematch_offered`.
+    /// The notification types to deliver (at least one): any `type` a `Notification` has.
     #[schema(min_items = 1)]
     pub types: Vec<String>,
 }

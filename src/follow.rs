@@ -1,0 +1,195 @@
+//! Following a numbered log: a match's log, or an account's notifications. Both are read the
+//! same three ways, written once here: a page after a number, a long-poll that waits for a
+//! first new item when there is none yet, and a stream that yields item by item as they are
+//! written, with a keep-alive after every quiet while.
+//!
+//! Waiting is the notifier's business ([`crate::live`]); a log only says how to read a page,
+//! how to ask for its newest number and how to wait past one.
+
+use std::time::Duration;
+
+use futures_util::Stream;
+
+/// Quiet time after which a followed log yields [`Followed::KeepAlive`].
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// A log whose items are numbered 1, 2, … in the order they were written.
+pub trait NumberedLog {
+    /// What the log holds, as its reader may see it.
+    type Item;
+    /// Why a read failed.
+    type Error;
+
+    /// Up to a page of the items numbered after `after`, in order.
+    fn after(&self, after: i64) -> impl Future<Output = Result<Vec<Self::Item>, Self::Error>>;
+
+    /// The newest number written (0 for an empty log).
+    fn newest(&self) -> impl Future<Output = Result<i64, Self::Error>>;
+
+    /// Returns once a number past `after` is written, or `wait` runs out.
+    fn wait_past(&self, after: i64, wait: Duration) -> impl Future<Output = ()>;
+
+    /// An item's number.
+    fn number(item: &Self::Item) -> i64;
+}
+
+/// A page of `log` after `after` and its newest number (which the reader knew to be `newest`),
+/// waiting up to `wait` for a first new item when there is none yet.
+pub async fn poll<L: NumberedLog>(
+    log: &L,
+    newest: i64,
+    after: i64,
+    wait: Duration,
+) -> Result<(Vec<L::Item>, i64), L::Error> {
+    let mut newest = newest;
+    if newest <= after && !wait.is_zero() {
+        log.wait_past(after, wait).await;
+        newest = log.newest().await?;
+    }
+    Ok((log.after(after).await?, newest))
+}
+
+/// What a followed log yields.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Followed<T> {
+    /// The next item.
+    Item(T),
+    /// Nothing new for [`KEEP_ALIVE`]; the reader is still there.
+    KeepAlive,
+}
+
+/// `log` after `after`, item by item as they are written, with a keep-alive after every quiet
+/// [`KEEP_ALIVE`]. Ends when a read fails (the client resumes after the last item it got).
+pub fn follow<L: NumberedLog>(log: L, after: i64) -> impl Stream<Item = Followed<L::Item>> {
+    let start = Following {
+        log,
+        after,
+        pending: Vec::new(),
+    };
+    futures_util::stream::unfold(start, |mut following| async move {
+        let item = following.next().await?;
+        Some((item, following))
+    })
+}
+
+/// A followed log between two items.
+struct Following<L: NumberedLog> {
+    log: L,
+    after: i64,
+    /// Read but not yet yielded, newest first.
+    pending: Vec<L::Item>,
+}
+
+impl<L: NumberedLog> Following<L> {
+    async fn next(&mut self) -> Option<Followed<L::Item>> {
+        loop {
+            if let Some(item) = self.pending.pop() {
+                return Some(Followed::Item(item));
+            }
+            let mut page = self.log.after(self.after).await.ok()?;
+            if let Some(last) = page.last() {
+                self.after = L::number(last);
+                page.reverse();
+                self.pending = page;
+                continue;
+            }
+            let before = self.after;
+            self.log.wait_past(before, KEEP_ALIVE).await;
+            if self.log.newest().await.ok()? <= before {
+                return Some(Followed::KeepAlive);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use futures_util::StreamExt;
+
+    use super::*;
+
+    /// A log in memory whose `wait_past` writes the next item (as another writer would) and
+    /// whose reads fail once it is told to.
+    struct Memory {
+        items: Mutex<Vec<i64>>,
+        writes_on_wait: Mutex<Vec<i64>>,
+        fails_after: usize,
+        reads: Mutex<usize>,
+    }
+
+    impl NumberedLog for Memory {
+        type Item = i64;
+        type Error = ();
+
+        async fn after(&self, after: i64) -> Result<Vec<i64>, ()> {
+            let mut reads = self.reads.lock().unwrap();
+            *reads += 1;
+            if *reads > self.fails_after {
+                return Err(());
+            }
+            let items = self.items.lock().unwrap();
+            Ok(items
+                .iter()
+                .copied()
+                .filter(|n| *n > after)
+                .take(2)
+                .collect())
+        }
+
+        async fn newest(&self) -> Result<i64, ()> {
+            Ok(self.items.lock().unwrap().last().copied().unwrap_or(0))
+        }
+
+        async fn wait_past(&self, _after: i64, _wait: Duration) {
+            if let Some(next) = self.writes_on_wait.lock().unwrap().pop() {
+                self.items.lock().unwrap().push(next);
+            }
+        }
+
+        fn number(item: &i64) -> i64 {
+            *item
+        }
+    }
+
+    fn memory(items: Vec<i64>, later: Vec<i64>, fails_after: usize) -> Memory {
+        Memory {
+            items: Mutex::new(items),
+            writes_on_wait: Mutex::new(later),
+            fails_after,
+            reads: Mutex::new(0),
+        }
+    }
+
+    /// A stream yields every item once, in order, across pages and waits; a quiet wait is a
+    /// keep-alive; a failed read ends it.
+    #[tokio::test]
+    async fn a_followed_log_yields_each_item_once_in_order() {
+        let log = memory(vec![1, 2, 3], vec![4], 4);
+        let followed: Vec<_> = follow(log, 1).collect().await;
+        assert_eq!(
+            followed,
+            [
+                Followed::Item(2),
+                Followed::Item(3),
+                // Page 2 is empty: the wait writes 4.
+                Followed::Item(4),
+                // Nothing more: a keep-alive, then the fifth read fails.
+                Followed::KeepAlive,
+            ]
+        );
+    }
+
+    /// A long-poll answers at once when there is something new, and otherwise waits for it.
+    #[tokio::test]
+    async fn a_poll_waits_only_when_nothing_is_new() {
+        let log = memory(vec![1, 2], vec![3], 10);
+        assert_eq!(poll(&log, 2, 1, Duration::ZERO).await, Ok((vec![2], 2)));
+        assert_eq!(poll(&log, 2, 2, Duration::ZERO).await, Ok((vec![], 2)));
+        assert_eq!(
+            poll(&log, 2, 2, Duration::from_secs(1)).await,
+            Ok((vec![3], 3))
+        );
+    }
+}

@@ -1,0 +1,132 @@
+//! Listing tables: the open public lobby, the caller's own matches (by status, with results)
+//! and their inbox (matches waiting for their move, soonest deadline first), a page at a time
+//! behind an opaque cursor.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::access::Player;
+use super::{MatchError, MatchSummary, Matches};
+use crate::model::MatchStatus;
+use crate::store::{self, Cursor, Listing, MatchRow};
+
+/// Most matches on one page of a listing.
+const MAX_PAGE: i64 = 100;
+
+/// Which matches to list.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// `true`: the caller's matches, newest first.
+    pub mine: Option<bool>,
+    /// With `mine=true`: only matches `open`, `playing`, `finished` or `aborted` (the history
+    /// with results).
+    pub status: Option<MatchStatus>,
+    /// `mine`: the caller's inbox, matches waiting for their move, soonest deadline first
+    /// (then, without a clock, the longest waiting).
+    pub turn: Option<String>,
+    /// The `next_cursor` of the previous page.
+    #[param(min_length = 1)]
+    pub cursor: Option<String>,
+    /// Page size, 1–100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<i64>,
+}
+
+/// A page of matches.
+#[derive(Serialize, ToSchema)]
+#[schema(example = json!({"matches": [], "next_cursor": null}))]
+pub struct MatchPage {
+    /// The matches.
+    pub matches: Vec<MatchSummary>,
+    /// Pass as `cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+impl Matches {
+    /// A page of the open public lobby, the caller's matches or their inbox.
+    pub async fn list(
+        &self,
+        player: Player<'_>,
+        query: ListQuery,
+    ) -> Result<MatchPage, MatchError> {
+        let listing = match (query.mine, query.turn.as_deref(), query.status) {
+            (_, Some("mine"), None) => Listing::Inbox,
+            (_, Some(_), _) => {
+                return Err(MatchError::invalid_query(
+                    "turn",
+                    "turn takes only `mine`, and lists matches being played: no status",
+                ));
+            }
+            (Some(true), None, status) => Listing::Mine { status },
+            (_, None, Some(_)) => {
+                return Err(MatchError::invalid_query(
+                    "status",
+                    "status filters your own matches: add mine=true",
+                ));
+            }
+            _ => Listing::Lobby,
+        };
+        let limit = query.limit.unwrap_or(20);
+        if !(1..=MAX_PAGE).contains(&limit) {
+            return Err(MatchError::invalid_query("limit", "limit is 1 to 100"));
+        }
+        let cursor = match &query.cursor {
+            None => None,
+            Some(cursor) => Some(
+                decode_cursor(cursor)
+                    .filter(|cursor| cursor.keys.len() == listing.sort_keys().len())
+                    .ok_or_else(|| {
+                        MatchError::invalid_query("cursor", "not a cursor of this listing")
+                    })?,
+            ),
+        };
+        let rows = self
+            .db
+            .list_matches(listing, player.id(), cursor.as_ref(), limit)
+            .await?;
+        let next_cursor = (rows.len() as i64 == limit)
+            .then(|| rows.last().map(|last| encode_cursor(listing, last)))
+            .flatten();
+        let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
+        let mut seats = self.db.seats_of(&ids).await?;
+        let now = self.clock.now();
+        let matches = rows
+            .iter()
+            .map(|row| {
+                let seats = seats.remove(&row.id).unwrap_or_default();
+                let seated = store::seat_of(&seats, player.id()).is_some();
+                MatchSummary::new(row, &seats, seated, now)
+            })
+            .collect();
+        Ok(MatchPage {
+            matches,
+            next_cursor,
+        })
+    }
+}
+
+/// A listing's cursor: the last row's sort keys and id, opaque to clients.
+fn encode_cursor(listing: Listing, last: &MatchRow) -> String {
+    let keys: Vec<String> = listing
+        .keys_of(last)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    URL_SAFE_NO_PAD.encode(format!("{}:{}", keys.join(","), last.id))
+}
+
+fn decode_cursor(cursor: &str) -> Option<Cursor> {
+    let text = String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()?;
+    let (keys, id) = text.split_once(':')?;
+    let keys = keys
+        .split(',')
+        .map(|key| key.parse().ok())
+        .collect::<Option<Vec<i64>>>()?;
+    Some(Cursor {
+        keys,
+        id: id.to_owned(),
+    })
+}
