@@ -56,7 +56,8 @@ impl MatchClock {
                 self.stood_in = true;
                 return;
             }
-            Entry::Note(Note::TableTalk { .. }) => return,
+            // Other notes (talk) take no time.
+            Entry::Note(_) => return,
         };
         match event {
             Event::TurnStarted { seat } => {
