@@ -167,6 +167,8 @@ impl From<MatchError> for ApiError {
             | MatchError::NotOver
             | MatchError::PlayerGone
             | MatchError::SeatsKept
+            | MatchError::NotNudgeable { .. }
+            | MatchError::AlreadyNudged(_)
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)
@@ -178,6 +180,11 @@ impl From<MatchError> for ApiError {
             | MatchError::InvalidQuery { .. }
             | MatchError::IdempotencyKeyReused
             | MatchError::InvalidMessage { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            MatchError::NudgeTooEarly { retry_after, .. } => {
+                let refusal =
+                    ApiError::refused(StatusCode::CONFLICT, error.code(), error.to_string());
+                return refusal.retry_after(*retry_after);
+            }
             MatchError::TooManyMessages { retry_after }
             | MatchError::TooManyHints { retry_after } => {
                 let seconds = *retry_after;

@@ -2,7 +2,7 @@
 //! [`MatchError::code`] and a sentence for the player, as [`RuleError`] has. The HTTP layer
 //! maps them to statuses in one place (`http::error`).
 
-use crate::rules::{RuleError, RulesError};
+use crate::rules::{RuleError, RulesError, Seat};
 use crate::store::StoreError;
 
 /// Why a match operation was refused or failed.
@@ -77,6 +77,23 @@ pub enum MatchError {
         /// Why, in words.
         detail: String,
     },
+    /// A nudge of nobody who could be nudged: it is the caller's own turn, or a bot's.
+    #[error("{detail}")]
+    NotNudgeable {
+        /// Why, in words.
+        detail: String,
+    },
+    /// A nudge before a quarter of the turn's time (an hour without a clock) has passed.
+    #[error("Give seat {seat} time to think: nudge it in {retry_after} s.")]
+    NudgeTooEarly {
+        /// The seat to move.
+        seat: Seat,
+        /// Seconds until it may be nudged.
+        retry_after: u64,
+    },
+    /// A second nudge in the same turn.
+    #[error("Seat {0} was nudged this turn already.")]
+    AlreadyNudged(Seat),
     /// The move was chosen from an older version of the match.
     #[error("The match is at version {current}, not {expected}: fetch the view and try again.")]
     VersionConflict {
@@ -187,6 +204,9 @@ impl MatchError {
             MatchError::InvalidMessage { .. } => "invalid_message",
             MatchError::TooManyMessages { .. } => "too_many_messages",
             MatchError::TooManyHints { .. } => "too_many_hints",
+            MatchError::NotNudgeable { .. } => "not_nudgeable",
+            MatchError::NudgeTooEarly { .. } => "nudge_too_early",
+            MatchError::AlreadyNudged(_) => "already_nudged",
             MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
             MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
         }

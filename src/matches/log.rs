@@ -139,15 +139,34 @@ pub enum Note {
         #[schema(format = DateTime)]
         deadline: String,
     },
+    /// Another seat reminded the seat to move that the table waits for it
+    /// (`POST /v1/matches/{id}/nudge`). It changes nothing at the table.
+    Nudged {
+        /// The seat to move.
+        seat: Seat,
+        /// The seat that nudged it.
+        by: Seat,
+    },
 }
 
 impl Note {
-    /// Whether `state` admits the note now: a reminder or a stand-in is for the seat to move;
-    /// talk is for a seat of a match being played (a seat that is out may still talk).
+    /// Whether `state` admits the note now: a reminder, a stand-in or a nudge is for the seat to
+    /// move (and a nudge comes from a seat still in); talk is for a seat of a match being played
+    /// (a seat that is out may still talk).
     pub fn check(&self, state: &GameState) -> Result<(), RuleError> {
         match self {
             Note::DeadlineNear { seat, .. } | Note::BotStoodIn { seat, .. } => {
                 state.check_to_move(*seat)
+            }
+            Note::Nudged { seat, by } => {
+                state.check_to_move(*seat)?;
+                if *by >= state.players() {
+                    Err(RuleError::UnknownSeat(*by))
+                } else if !state.is_active(*by) {
+                    Err(RuleError::SeatOut(*by))
+                } else {
+                    Ok(())
+                }
             }
             Note::TableTalk { seat, .. } => {
                 if state.status() != Status::Playing {
@@ -182,13 +201,13 @@ impl Entry {
         }
     }
 
-    /// Whether the entry changes the table: talk and reminders do not, so a move chosen before
-    /// them is still a move chosen from the table as it is. A stand-in does: from it on, the
-    /// bot plays the turn.
+    /// Whether the entry changes the table: talk, reminders and nudges do not, so a move chosen
+    /// before them is still a move chosen from the table as it is. A stand-in does: from it on,
+    /// the bot plays the turn.
     pub fn changes_table(&self) -> bool {
         !matches!(
             self,
-            Entry::Note(Note::TableTalk { .. } | Note::DeadlineNear { .. })
+            Entry::Note(Note::TableTalk { .. } | Note::DeadlineNear { .. } | Note::Nudged { .. })
         )
     }
 
@@ -206,7 +225,7 @@ impl Entry {
     fn from_value(value: serde_json::Value) -> Result<Entry, serde_json::Error> {
         let note = matches!(
             value.get("type").and_then(serde_json::Value::as_str),
-            Some("deadline_near" | "table_talk" | "bot_stood_in")
+            Some("deadline_near" | "table_talk" | "bot_stood_in" | "nudged")
         );
         if note {
             serde_json::from_value(value).map(Entry::Note)

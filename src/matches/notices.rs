@@ -4,7 +4,7 @@
 //!
 //! - a start: `match_started` to every seat;
 //! - a seat leaving: `seat_out` to every seat but one that resigned (it knows);
-//! - a reminder: `deadline_near` to the seat to move;
+//! - a reminder: `deadline_near` to the seat to move; a nudge: `nudged` to it;
 //! - the end: `match_finished` to every seat, with the result;
 //! - then, while the match goes on, `your_turn` to the seat whose turn began;
 //! - before the start, `seat_joined` and `seat_left` to the others waiting.
@@ -14,7 +14,7 @@ use super::log::{Entry, Note};
 use crate::clock::rfc3339;
 use crate::model::Outcome;
 use crate::notifications::notice::{
-    DeadlineNear, MatchFinished, MatchStarted, Notice, SeatChanged, SeatOut, YourTurn,
+    DeadlineNear, MatchFinished, MatchStarted, Notice, Nudged, SeatChanged, SeatOut, YourTurn,
 };
 use crate::rules::{Event, OutReason, Seat, Status};
 use crate::store::notifications::NewNotification;
@@ -67,6 +67,15 @@ pub(super) fn of_change(
                     deadline: deadline.clone(),
                 };
                 notices.push((*seat, Notice::DeadlineNear(near)));
+            }
+            Entry::Note(Note::Nudged { seat, by }) => {
+                let nudged = Nudged {
+                    match_id: match_id.to_owned(),
+                    version: after.version,
+                    seat: *seat,
+                    by: *by,
+                };
+                notices.push((*seat, Notice::Nudged(nudged)));
             }
             _ => {}
         }

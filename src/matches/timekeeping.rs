@@ -9,6 +9,8 @@
 //!   from the sweeper like a forfeit (see [`super::bots`]); the seat stays in.
 //! - Either way, once a tenth of the turn's time is left, the sweeper writes a reminder
 //!   (`deadline_near`) to the log, once.
+//! - With or without a clock, another seat may [`Matches::nudge`] the seat to move, once a turn
+//!   and not before a quarter of its time (an hour without a clock) has passed.
 //!
 //! Several processes on one PostgreSQL may find the same work due. A lease on the match's row
 //! (claimed with `FOR UPDATE SKIP LOCKED`) keeps them from doing it together, and the append's
@@ -16,20 +18,26 @@
 //! moved on and writes nothing.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::access::Player;
 use super::cache::MatchState;
-use super::log::{Entry, Note};
-use super::state::Intent;
+use super::feed::LoggedEvent;
+use super::log::{self, Entry, Note};
+use super::state::{Intent, RACES_RETRIED_FOR};
 use super::{MatchError, MatchView, Matches};
 use crate::background::{self, Schedule};
 use crate::clock::rfc3339;
 use crate::model::{MatchStatus, OnTimeout};
-use crate::rules::{Seat, Status};
+use crate::rules::{Event, RuleError, Seat, Status};
 use crate::store::work::Work;
 
 /// Most matches one sweep takes on.
 const SWEEP_BATCH: i64 = 64;
+
+/// How long the seat to move at a match without a clock has before it may be nudged, in
+/// seconds.
+const NUDGE_WITHOUT_CLOCK: i64 = 3600;
 
 /// What a match's clock asks for now.
 enum Due {
@@ -157,6 +165,84 @@ impl Matches {
             Some(seat),
             self.clock.now(),
         ))
+    }
+
+    /// Reminds the seat to move, for the caller, another seat still in, that the table waits
+    /// for it: a `nudged` note in the log, which tells that seat (`nudged` notification). Once a
+    /// turn, and not before a quarter of the turn's time (an hour without a clock) has passed.
+    /// Answers the feed item the nudge became.
+    pub async fn nudge(
+        &self,
+        match_id: &str,
+        player: Player<'_>,
+    ) -> Result<LoggedEvent, MatchError> {
+        let give_up = Instant::now() + RACES_RETRIED_FOR;
+        loop {
+            let (read, role) = self.read_row(match_id, player.viewer()).await?;
+            let by = role.acts()?;
+            if read.row.status == MatchStatus::Open {
+                return Err(MatchError::NotStarted);
+            }
+            let current = self.load(&read).await?;
+            let current = self.on_time(match_id, current).await?;
+            if current.version != read.row.version {
+                // The clock moved the match on just now: look again at the new turn.
+                continue;
+            }
+            let Some(seat) = current.state.turn() else {
+                return Err(RuleError::HandOver.into());
+            };
+            let not_nudgeable = |detail: String| MatchError::NotNudgeable { detail };
+            if seat == by {
+                return Err(not_nudgeable("It is your own turn.".into()));
+            }
+            if current.table.bot_at(seat).is_some() {
+                return Err(not_nudgeable(format!(
+                    "Seat {seat} is a bot: it moves by itself."
+                )));
+            }
+            let since = read.row.turn_since.unwrap_or(read.row.updated_at);
+            let patience = read.row.clock.map_or(NUDGE_WITHOUT_CLOCK, |clock| {
+                i64::from(clock.turn_seconds) / 4
+            });
+            let now = self.clock.now();
+            if now < since + patience {
+                return Err(MatchError::NudgeTooEarly {
+                    seat,
+                    retry_after: (since + patience - now) as u64,
+                });
+            }
+            if self.nudged_this_turn(match_id, since).await? {
+                return Err(MatchError::AlreadyNudged(seat));
+            }
+            let nudge = LoggedEvent {
+                seq: current.version + 1,
+                event: Note::Nudged { seat, by }.checked(&current.state)?,
+            };
+            match self
+                .write(match_id, &current, vec![nudge.event.clone()], |_| None)
+                .await
+            {
+                Ok(_) => return Ok(nudge),
+                // Another write came first: look again (it may have been a nudge, or a move).
+                Err(MatchError::VersionConflict { .. }) if Instant::now() < give_up => {}
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    /// Whether the turn that began at `since` (Unix seconds) was nudged already: a nudge after
+    /// the log's last turn start.
+    async fn nudged_this_turn(&self, match_id: &str, since: i64) -> Result<bool, MatchError> {
+        let mut nudged = false;
+        for stored in self.db.events_written_after(match_id, since - 1).await? {
+            match log::decode(stored)?.event {
+                Entry::Game(Event::TurnStarted { .. }) => nudged = false,
+                Entry::Note(Note::Nudged { .. }) => nudged = true,
+                _ => {}
+            }
+        }
+        Ok(nudged)
     }
 
     /// One sweep of the clocks: every match whose late seat is due a forfeit or a reminder,

@@ -31,10 +31,12 @@ pub enum Notice {
     SeatOut(SeatOut),
     /// Another player of a match the account played offers a rematch: join it to accept.
     RematchOffered(RematchOffered),
+    /// Another seat reminds the account that the table waits for its move.
+    Nudged(Nudged),
 }
 
 /// The types of notification, as webhooks name the ones they want.
-pub const KINDS: [&str; 9] = [
+pub const KINDS: [&str; 10] = [
     "your_turn",
     "match_started",
     "match_finished",
@@ -44,7 +46,23 @@ pub const KINDS: [&str; 9] = [
     "deadline_near",
     "seat_out",
     "rematch_offered",
+    "nudged",
 ];
+
+/// `nudged`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "version": 15, "seat": 1, "by": 0}))]
+pub struct Nudged {
+    /// The match.
+    #[schema(format = Uuid)]
+    pub match_id: String,
+    /// Its version: the `expected_version` of the account's next move.
+    pub version: i64,
+    /// The account's seat, to move.
+    pub seat: Seat,
+    /// The seat that nudged it.
+    pub by: Seat,
+}
 
 /// `rematch_offered`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]

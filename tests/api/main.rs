@@ -11,6 +11,7 @@ mod hardening_ii;
 mod helpers;
 mod matches;
 mod notifications;
+mod nudge;
 mod operations;
 mod receiver;
 mod rematches;

@@ -2,7 +2,7 @@
 //! respond:
 //! - [`lobby`]: create, list, summary, join, leave, invite, rematch;
 //! - [`play`]: the private view (with `ETag`), moves (with `Idempotency-Key`), claims on late
-//!   seats;
+//!   seats, nudges;
 //! - [`talk`]: table talk;
 //! - [`feed`]: the event feed, long-polled or as Server-Sent Events;
 //! - [`archive`]: replays and the verifiable export;
@@ -32,6 +32,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(play::get_view)
         .service(play::post_move)
         .service(play::claim)
+        .service(play::nudge)
         .service(talk::post_message)
         .service(feed::get_events)
         .service(feed::stream_events)

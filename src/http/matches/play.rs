@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use crate::http::body::Json;
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{Caller, Idempotency, Play, Watcher};
-use crate::matches::{MatchView, Matches, MoveRequest};
+use crate::matches::{LoggedEvent, MatchView, Matches, MoveRequest};
 
 /// The caller's private view (a spectator's view of a public match for others, also for
 /// anybody without a token). Supports `ETag` / `If-None-Match`.
@@ -130,4 +130,34 @@ pub async fn claim(
     id: web::Path<String>,
 ) -> Result<web::Json<MatchView>, ApiError> {
     Ok(web::Json(matches.claim(&id, caller.player()).await?))
+}
+
+/// Nudge the seat to move: another seat still in reminds it that the table waits, with a
+/// `nudged` notification (stream and webhooks) and a `nudged` entry in the log.
+///
+/// Once a turn, and not before a quarter of the turn's time (an hour at a match without a clock)
+/// has passed since the turn began; `Retry-After` says when. It changes nothing at the table: a
+/// move whose `expected_version` was read before it is still accepted. Answers the feed item it
+/// became.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
+    responses(
+        (status = 201, description = "Nudged: the feed item it became", body = LoggedEvent),
+        (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`nudge_too_early` (see `Retry-After`), `already_nudged` (once a turn), `not_nudgeable` (your own turn, or a bot's), `match_not_started`, or `version_conflict`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "With `nudge_too_early`: seconds until the seat may be nudged"))),
+        (status = 422, description = "`seat_out` (you are out yourself) or `hand_over`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["play"]))
+)]
+#[post("/v1/matches/{id}/nudge")]
+pub async fn nudge(
+    matches: web::Data<Matches>,
+    caller: Caller<Play>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let nudged = matches.nudge(&id, caller.player()).await?;
+    Ok(HttpResponse::Created().json(nudged))
 }
