@@ -30,7 +30,8 @@
 //!   sweep and the bots (run by [`crate::background`]);
 //! - `notices`: what a change tells the players (written with it; see
 //!   [`crate::notifications`]);
-//! - [`log`]: the hash chain, and the one place events are encoded and decoded;
+//! - [`log`]: the log's entries (the engine's events and the server's notes: reminders,
+//!   stand-ins, talk, nudges), the hash chain, and the one place entries are encoded and decoded;
 //! - [`error`] holds [`MatchError`], each refusal with its stable code.
 
 pub mod access;
