@@ -1,7 +1,5 @@
 //! The private view of a match and checked moves.
 
-use std::time::Instant;
-
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -10,7 +8,7 @@ use super::cache::MatchState;
 use super::clock::ClockView;
 use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
 use super::log::Entry;
-use super::state::{Intent, RACES_RETRIED_FOR};
+use super::state::{Intent, retrying_races};
 use super::{MatchError, Matches};
 use crate::rules::{Action, GameState, RuleError, Rules, Seat, Status, View};
 
@@ -160,29 +158,23 @@ impl Matches {
         match_id: &str,
         player: Player<'_>,
     ) -> Result<MatchView, MatchError> {
-        let give_up = Instant::now() + RACES_RETRIED_FOR;
-        loop {
+        retrying_races(|| async {
             let seen = self
                 .current(match_id, player.viewer(), Intent::Watch)
                 .await?;
             let seat = seen.role.acts()?;
             let events = seen.current.state.decide(seat, Action::Resign)?;
-            match self
+            let written = self
                 .write(match_id, &seen.current, Entry::games(events), |_| None)
-                .await
-            {
-                Ok(written) => {
-                    return Ok(MatchView::now(
-                        match_id,
-                        &written,
-                        Some(seat),
-                        self.clock.now(),
-                    ));
-                }
-                Err(MatchError::VersionConflict { .. }) if Instant::now() < give_up => {}
-                Err(error) => return Err(error),
-            }
-        }
+                .await?;
+            Ok(MatchView::now(
+                match_id,
+                &written,
+                Some(seat),
+                self.clock.now(),
+            ))
+        })
+        .await
     }
 
     async fn decide_and_append(

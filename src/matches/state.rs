@@ -46,7 +46,25 @@ pub(super) struct Seen {
 /// How long a write that fits any version (a resignation, table talk) retries lost races
 /// before it gives up with `version_conflict`. A bot's turn is a run of quick writes, one per
 /// action, each of which can win against it: a count of tries could run out within one turn.
-pub(super) const RACES_RETRIED_FOR: std::time::Duration = std::time::Duration::from_secs(5);
+const RACES_RETRIED_FOR: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Runs `attempt` (read the match, decide, write) again while it loses the race to another
+/// write (`version_conflict`), for up to [`RACES_RETRIED_FOR`]: for a write that fits any
+/// version of the match (a resignation, talk, a nudge).
+pub(super) async fn retrying_races<T, Attempt>(
+    mut attempt: impl FnMut() -> Attempt,
+) -> Result<T, MatchError>
+where
+    Attempt: Future<Output = Result<T, MatchError>>,
+{
+    let give_up = std::time::Instant::now() + RACES_RETRIED_FOR;
+    loop {
+        match attempt().await {
+            Err(MatchError::VersionConflict { .. }) if std::time::Instant::now() < give_up => {}
+            outcome => return outcome,
+        }
+    }
+}
 
 impl Matches {
     /// The match's row and the caller's role at it, if the caller may see it (an outsider gets

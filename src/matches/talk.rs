@@ -4,15 +4,13 @@
 //! stale (see [`super::cache::MatchState::current_for`]). The log is closed at the end of a
 //! match (its export is final), so talk is for matches being played.
 
-use std::time::Instant;
-
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::access::Player;
 use super::feed::LoggedEvent;
 use super::log::{self, Entry, Note};
-use super::state::{Intent, RACES_RETRIED_FOR};
+use super::state::{Intent, retrying_races};
 use super::{MatchError, Matches};
 use crate::rules::Seat;
 
@@ -48,8 +46,8 @@ impl Matches {
         message: NewMessage,
     ) -> Result<LoggedEvent, MatchError> {
         let text = checked(message.text)?;
-        let give_up = Instant::now() + RACES_RETRIED_FOR;
-        loop {
+        // Talk fits whatever version the match is at: a lost race is tried again.
+        retrying_races(|| async {
             let seen = self
                 .current(match_id, player.viewer(), Intent::Watch)
                 .await?;
@@ -63,16 +61,11 @@ impl Matches {
                 seq: seen.current.version + 1,
                 event: talk.clone().checked(&seen.current.state)?,
             };
-            match self
-                .write(match_id, &seen.current, vec![said.event.clone()], |_| None)
-                .await
-            {
-                Ok(_) => return Ok(said),
-                // Another write came first; talk fits whatever it was.
-                Err(MatchError::VersionConflict { .. }) if Instant::now() < give_up => {}
-                Err(error) => return Err(error),
-            }
-        }
+            self.write(match_id, &seen.current, vec![said.event.clone()], |_| None)
+                .await?;
+            Ok(said)
+        })
+        .await
     }
 
     /// Refuses a seat that said [`PER_MINUTE`] messages in the last minute, saying when it

@@ -18,13 +18,12 @@
 //! moved on and writes nothing.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::access::Player;
 use super::cache::MatchState;
 use super::feed::LoggedEvent;
 use super::log::{self, Entry, Note};
-use super::state::{Intent, RACES_RETRIED_FOR};
+use super::state::{Intent, retrying_races};
 use super::{MatchError, MatchView, Matches};
 use crate::background::{self, Schedule};
 use crate::clock::rfc3339;
@@ -176,8 +175,8 @@ impl Matches {
         match_id: &str,
         player: Player<'_>,
     ) -> Result<LoggedEvent, MatchError> {
-        let give_up = Instant::now() + RACES_RETRIED_FOR;
-        loop {
+        // A lost race (a move, another nudge) is looked at again.
+        retrying_races(|| async {
             let (read, role) = self.read_row(match_id, player.viewer()).await?;
             let by = role.acts()?;
             if read.row.status == MatchStatus::Open {
@@ -187,7 +186,10 @@ impl Matches {
             let current = self.on_time(match_id, current).await?;
             if current.version != read.row.version {
                 // The clock moved the match on just now: look again at the new turn.
-                continue;
+                return Err(MatchError::VersionConflict {
+                    expected: read.row.version,
+                    current: current.version,
+                });
             }
             let Some(seat) = current.state.turn() else {
                 return Err(RuleError::HandOver.into());
@@ -219,16 +221,11 @@ impl Matches {
                 seq: current.version + 1,
                 event: Note::Nudged { seat, by }.checked(&current.state)?,
             };
-            match self
-                .write(match_id, &current, vec![nudge.event.clone()], |_| None)
-                .await
-            {
-                Ok(_) => return Ok(nudge),
-                // Another write came first: look again (it may have been a nudge, or a move).
-                Err(MatchError::VersionConflict { .. }) if Instant::now() < give_up => {}
-                Err(error) => return Err(error),
-            }
-        }
+            self.write(match_id, &current, vec![nudge.event.clone()], |_| None)
+                .await?;
+            Ok(nudge)
+        })
+        .await
     }
 
     /// Whether the turn that began at `since` (Unix seconds) was nudged already: a nudge after

@@ -132,21 +132,7 @@ impl GameState {
     }
 
     fn check_turn(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        if self.status != Status::Playing {
-            return Err(RuleError::HandOver);
-        }
-        if seat >= self.players() {
-            return Err(RuleError::UnknownSeat(seat));
-        }
-        if !self.is_active(seat) {
-            return Err(RuleError::SeatOut(seat));
-        }
-        if seat != self.turn {
-            return Err(RuleError::NotYourTurn {
-                seat,
-                turn: self.turn,
-            });
-        }
+        self.check_to_move(seat)?;
         if action.counts_towards_bound() && self.progress.actions >= MAX_ACTIONS_PER_TURN {
             return Err(RuleError::ActionLimit);
         }

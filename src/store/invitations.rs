@@ -41,13 +41,9 @@ impl Db {
             if let Some(row) = before {
                 return Ok(Invited::Before(row.try_get("invited_at")?));
             }
-            let count: i64 = sqlx::query(
-                "SELECT COUNT(*) AS n FROM match_invitations WHERE match_id = $1",
-            )
-            .bind(match_id)
-            .fetch_one(&mut *transaction)
-            .await?
-            .try_get("n")?;
+            let count =
+                Db::count_owned(&mut transaction, Owner::Match, "match_invitations", match_id)
+                    .await?;
             if count >= most {
                 return Ok(Invited::Full);
             }

@@ -44,14 +44,8 @@ impl Db {
 
     /// The match's version, or `None` for no such match: the cheapest question to ask.
     pub async fn match_version(&self, id: &str) -> Result<Option<i64>, StoreError> {
-        let row = self
-            .timed(
-                sqlx::query("SELECT version FROM matches WHERE id = $1")
-                    .bind(id)
-                    .fetch_optional(self.pool()),
-            )
-            .await?;
-        Ok(row.map(|row| row.try_get("version")).transpose()?)
+        self.value_by_id("SELECT version FROM matches WHERE id = $1", id)
+            .await
     }
 
     /// The match with this id, the seat `account_id` holds in it and, in a rematch waiting for
@@ -163,14 +157,22 @@ impl Db {
 
     /// The match's secret (hex).
     pub async fn match_secret(&self, match_id: &str) -> Result<Option<String>, StoreError> {
+        self.value_by_id(
+            "SELECT secret FROM match_secrets WHERE match_id = $1",
+            match_id,
+        )
+        .await
+    }
+
+    /// The one value that `sql`, a query of one column by one id, finds, if any.
+    async fn value_by_id<T>(&self, sql: &str, id: &str) -> Result<Option<T>, StoreError>
+    where
+        T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any>,
+    {
         let row = self
-            .timed(
-                sqlx::query("SELECT secret FROM match_secrets WHERE match_id = $1")
-                    .bind(match_id)
-                    .fetch_optional(self.pool()),
-            )
+            .timed(sqlx::query(sql).bind(id).fetch_optional(self.pool()))
             .await?;
-        Ok(row.map(|row| row.try_get("secret")).transpose()?)
+        Ok(row.map(|row| row.try_get(0)).transpose()?)
     }
 
     /// Events with `seq > after`, at most `limit`, in order.

@@ -40,7 +40,7 @@ use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
-use sqlx::{Any, AnyPool, Connection, Executor, Transaction};
+use sqlx::{Any, AnyPool, Connection, Executor, Row, Transaction};
 
 use crate::config::DatabaseSettings;
 pub use error::StoreError;
@@ -273,6 +273,44 @@ impl Db {
             .fetch_optional(&mut **transaction)
             .await?;
         Ok(row.is_some())
+    }
+
+    /// How many rows of `table` the owner `id` has (by its `account_id` or `match_id`
+    /// column), counted in `transaction`.
+    pub(crate) async fn count_owned(
+        transaction: &mut Transaction<'static, Any>,
+        owner: Owner,
+        table: &str,
+        id: &str,
+    ) -> Result<i64, sqlx::Error> {
+        let column = match owner {
+            Owner::Account => "account_id",
+            Owner::Match => "match_id",
+        };
+        sqlx::query(&format!(
+            "SELECT COUNT(*) AS n FROM {table} WHERE {column} = $1"
+        ))
+        .bind(id)
+        .fetch_one(&mut **transaction)
+        .await?
+        .try_get("n")
+    }
+
+    /// A write transaction under the lock on the owner's row ([`Db::lock_row`]) if the owner
+    /// has fewer than `most` rows of `table`, for the insert of one more: the count and the
+    /// insert are one step, so concurrent creations cannot pass the cap together. `None`: the
+    /// cap is reached, and nothing is held.
+    pub(crate) async fn begin_capped(
+        &self,
+        owner: Owner,
+        id: &str,
+        table: &str,
+        most: usize,
+    ) -> Result<Option<Transaction<'static, Any>>, StoreError> {
+        let mut transaction = self.begin_write().await?;
+        self.lock_row(&mut transaction, owner, id).await?;
+        let count = Db::count_owned(&mut transaction, owner, table, id).await?;
+        Ok((count < most as i64).then_some(transaction))
     }
 
     /// On PostgreSQL: what the append writer did so far.

@@ -44,26 +44,18 @@ fn from_row(row: &sqlx::any::AnyRow) -> Result<PersonalToken, sqlx::Error> {
 
 impl Db {
     /// Stores a new token unless its account has `most` tokens already (`false`: nothing was
-    /// stored). The count and the insert are one step under a lock on the account's row, so
-    /// concurrent creations cannot pass the cap together.
+    /// stored; see [`Db::begin_capped`]).
     pub async fn insert_personal_token(
         &self,
         token: &PersonalToken,
         most: usize,
     ) -> Result<bool, StoreError> {
         self.timed(async {
-            let mut transaction = self.begin_write().await?;
-            self.lock_row(&mut transaction, Owner::Account, &token.account_id)
-                .await?;
-            let count: i64 =
-                sqlx::query("SELECT COUNT(*) AS n FROM personal_tokens WHERE account_id = $1")
-                    .bind(&token.account_id)
-                    .fetch_one(&mut *transaction)
-                    .await?
-                    .try_get("n")?;
-            if count >= most as i64 {
+            let capped =
+                self.begin_capped(Owner::Account, &token.account_id, "personal_tokens", most);
+            let Some(mut transaction) = capped.await? else {
                 return Ok(false);
-            }
+            };
             sqlx::query(&format!(
                 "INSERT INTO personal_tokens ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
             ))

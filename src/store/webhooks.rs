@@ -117,25 +117,17 @@ fn webhook_from_row(row: &sqlx::any::AnyRow) -> Result<WebhookRow, sqlx::Error> 
 
 impl Db {
     /// Stores a new webhook and the types it wants, unless its account has `most` webhooks
-    /// already (`false`: nothing was stored). The count and the insert are one step under a
-    /// lock on the account's row, so concurrent creations cannot pass the cap together.
+    /// already (`false`: nothing was stored; see [`Db::begin_capped`]).
     pub async fn insert_webhook(
         &self,
         webhook: &WebhookRow,
         most: usize,
     ) -> Result<bool, StoreError> {
         self.timed(async {
-            let mut transaction = self.begin_write().await?;
-            self.lock_row(&mut transaction, Owner::Account, &webhook.account_id)
-                .await?;
-            let count: i64 = sqlx::query("SELECT COUNT(*) AS n FROM webhooks WHERE account_id = $1")
-                .bind(&webhook.account_id)
-                .fetch_one(&mut *transaction)
-                .await?
-                .try_get("n")?;
-            if count >= most as i64 {
+            let capped = self.begin_capped(Owner::Account, &webhook.account_id, "webhooks", most);
+            let Some(mut transaction) = capped.await? else {
                 return Ok(false);
-            }
+            };
             sqlx::query(
                 "INSERT INTO webhooks (id, account_id, url, secret, created_at) VALUES ($1, $2, $3, $4, $5)",
             )
