@@ -97,8 +97,8 @@ impl GameState {
     }
 
     /// The server's decision when the seat to move has run out of time: it is out, and the
-    /// turn passes (docs/rules.md §7.3). `deadline` (RFC 3339) is the one enforced; the engine has
-    /// no clock, so whether it has passed is for the server (and `verify`) to check.
+    /// turn passes (docs/rules.md §7.3). `deadline` (RFC 3339) is the one enforced; the engine keeps
+    /// no time, so whether it has passed is for the server (and `verify`) to check.
     pub fn forfeit(&self, seat: Seat, deadline: String) -> Result<Vec<Event>, RuleError> {
         self.check_to_move(seat)?;
         let mut script = Script::new(self);

@@ -17,7 +17,7 @@ use super::pile::PileId;
 pub const EVENT_FORMAT_VERSION: u32 = 1;
 
 /// What the rules say happened, tagged by `type`. The server's match log holds these beside
-/// notes of its own (reminders, talk), which the engine never sees.
+/// notes of its own, which the engine never sees.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {

@@ -1,4 +1,5 @@
-//! What one seat may know, and nothing more: [`Knowledge`], the input of every bot.
+//! What one seat may know, and nothing more: [`Knowledge`], all a program playing that seat may
+//! decide from.
 //!
 //! A seat sees its own hand, the layout and foundations, the stock's count, every seat's card
 //! count and scores, and every play as it happens (docs/rules.md §8). What the layout no longer

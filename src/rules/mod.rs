@@ -22,7 +22,7 @@
 //! - `legal`: [`GameState::legal_actions`].
 //! - `view`: [`View`], per seat and for spectators.
 //! - `knowledge`: [`Knowledge`], what one seat may know (its view and the public history),
-//!   and random states that agree with it: the only input of the bots.
+//!   and random states that agree with it: all a program playing one seat may decide from.
 //! - `replay`: the checked replay of a log.
 //! - [`action`], [`event`], [`error`]: the wire types and [`RuleError`].
 //!

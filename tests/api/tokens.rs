@@ -47,6 +47,7 @@ const ENDPOINTS: &[(&str, &str, Option<&str>)] = &[
     ("get", "/v1/matches/{id}/view", Some("read")),
     ("post", "/v1/matches/{id}/moves", Some("play")),
     ("post", "/v1/matches/{id}/claim", Some("play")),
+    ("post", "/v1/matches/{id}/nudge", Some("play")),
     ("post", "/v1/matches/{id}/messages", Some("play")),
     ("get", "/v1/matches/{id}/events", Some("read")),
     ("get", "/v1/matches/{id}/stream", Some("read")),
