@@ -10,8 +10,8 @@ use kings_corner::matches::log::Entry;
 use kings_corner::rules::Event;
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, keep_as_fixture, players, shift_times_from, spawn_app,
-    spawn_app_with, start_with_clock,
+    Player, TestApp, assert_problem, keep_as_fixture, players, seated_match, shift_times_from,
+    spawn_app, spawn_app_with, start_with_clock,
 };
 
 /// A started match of `players` with this clock; its id.
@@ -26,21 +26,14 @@ async fn clocked_match(
     seated_match(app, players, body).await
 }
 
-/// A match created by the first player with `body` and joined by the others.
-async fn seated_match(app: &TestApp, players: &[Player], body: Value) -> String {
-    let created = app.post_as(&players[0], "/v1/matches", &body).await;
-    assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
-    let id = created.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    for player in &players[1..] {
-        let joined = app
-            .post_as(player, &format!("/v1/matches/{id}/join"), &json!({}))
-            .await;
-        assert_eq!(joined.status(), 200);
-    }
-    id
+/// A server, two players and a match between them with a clock of `turn_seconds` a turn and
+/// no bank.
+async fn two_at_a_clock(turn_seconds: u32, on_timeout: &str) -> (TestApp, Vec<Player>, String) {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let clock = json!({"turn_seconds": turn_seconds, "bank_seconds": 0});
+    let id = clocked_match(&app, &players, clock, on_timeout).await;
+    (app, players, id)
 }
 
 /// The other seat of a two-seat match claims the late seat to move, which ends the match; its
@@ -253,15 +246,7 @@ fn players_of(players: &[Player], seats: &[usize]) -> Vec<Player> {
 /// hashes were made to fit.
 #[tokio::test]
 async fn verify_refuses_a_timeout_written_before_its_deadline() {
-    let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let id = clocked_match(
-        &app,
-        &players,
-        json!({"turn_seconds": 100, "bank_seconds": 0}),
-        "claim",
-    )
-    .await;
+    let (app, players, id) = two_at_a_clock(100, "claim").await;
     app.clock.advance(101);
     let export = claimed_export(&app, &players, &id).await;
     let mut forged: MatchExport = serde_json::from_value(export).unwrap();
@@ -280,15 +265,7 @@ async fn verify_refuses_a_timeout_written_before_its_deadline() {
 /// A real two-second clock, once: nobody moves, nobody reads, and the late seat is out.
 #[tokio::test]
 async fn a_real_two_second_clock_forfeits_by_itself() {
-    let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let id = clocked_match(
-        &app,
-        &players,
-        json!({"turn_seconds": 2, "bank_seconds": 0}),
-        "forfeit",
-    )
-    .await;
+    let (app, players, id) = two_at_a_clock(2, "forfeit").await;
     let mut finished = false;
     for _ in 0..80 {
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -356,15 +333,7 @@ async fn two_processes_forfeit_each_late_seat_once() {
 /// A reminder is written to the feed once, when a tenth of the turn's time is left.
 #[tokio::test]
 async fn a_deadline_near_reminder_is_written_once() {
-    let app = spawn_app().await;
-    let players = players(&app, 2).await;
-    let id = clocked_match(
-        &app,
-        &players,
-        json!({"turn_seconds": 100, "bank_seconds": 0}),
-        "claim",
-    )
-    .await;
+    let (app, players, id) = two_at_a_clock(100, "claim").await;
     app.clock.advance(91);
     let mut reminded = Vec::new();
     for _ in 0..40 {

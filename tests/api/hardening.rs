@@ -972,36 +972,15 @@ async fn finding_11_bodies_of_the_wrong_shape_are_refused() {
     let join = format!("/v1/matches/{id}/join");
     let token = &players[1].token;
     let post = reqwest::Method::POST;
-    let broken = raw(
-        &app,
-        token,
-        post.clone(),
-        &join,
-        Some("application/json"),
-        "{",
-    )
-    .await;
-    assert_problem(broken, 400, "malformed_json").await;
-    let text = raw(
-        &app,
-        token,
-        post.clone(),
-        &join,
-        Some("text/plain"),
-        "seat me",
-    )
-    .await;
-    assert_problem(text, 415, "unsupported_media_type").await;
-    let array = raw(
-        &app,
-        token,
-        post.clone(),
-        &join,
-        Some("application/json"),
-        "[]",
-    )
-    .await;
-    assert_problem(array, 422, "invalid_body").await;
+    let refused = [
+        ("application/json", "{", 400, "malformed_json"),
+        ("text/plain", "seat me", 415, "unsupported_media_type"),
+        ("application/json", "[]", 422, "invalid_body"),
+    ];
+    for (content_type, body, status, code) in refused {
+        let response = raw(&app, token, post.clone(), &join, Some(content_type), body).await;
+        assert_problem(response, status, code).await;
+    }
     let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
     assert_eq!(
         summary["seats"].as_array().unwrap().len(),

@@ -370,6 +370,23 @@ pub async fn full_match(app: &TestApp, players: &[Player], rules: Value) -> Stri
     id
 }
 
+/// A match created by the first player with `body` and joined by the others.
+pub async fn seated_match(app: &TestApp, players: &[Player], body: Value) -> String {
+    let created = app.post_as(&players[0], "/v1/matches", &body).await;
+    assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
+    let id = created.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for player in &players[1..] {
+        let joined = app
+            .post_as(player, &format!("/v1/matches/{id}/join"), &json!({}))
+            .await;
+        assert_eq!(joined.status(), 200);
+    }
+    id
+}
+
 /// Two players and a started `standard` match between them.
 pub async fn standard_match(app: &TestApp) -> (Vec<Player>, String) {
     let players = players(app, 2).await;

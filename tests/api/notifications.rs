@@ -13,7 +13,8 @@ use kings_corner::clock::{Clock, parse_rfc3339};
 use kings_corner::rules::shuffle::uniform_below;
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, players, spawn_app, spawn_app_with, start_with_clock,
+    Player, TestApp, assert_problem, players, seated_match, spawn_app, spawn_app_with,
+    start_with_clock,
 };
 use crate::receiver::{Answer, Receiver, Silent, free_port, signed_by};
 
@@ -91,23 +92,7 @@ fn of_type<'a>(notifications: &'a [Value], kind: &str) -> Vec<&'a Value> {
 
 /// Creates a two-seat match of `rules` (the first player creates) and has the second join.
 async fn two_player_match(app: &TestApp, players: &[Player], rules: Value) -> String {
-    let created = app
-        .post_as(
-            &players[0],
-            "/v1/matches",
-            &json!({"rules": rules, "seats": 2}),
-        )
-        .await;
-    assert_eq!(created.status(), 201);
-    let id = created.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let joined = app
-        .post_as(&players[1], &format!("/v1/matches/{id}/join"), &json!({}))
-        .await;
-    assert_eq!(joined.status(), 200);
-    id
+    seated_match(app, &players[..2], json!({"rules": rules, "seats": 2})).await
 }
 
 /// Plays a match to its end with random legal actions. Returns, for each seat, the versions at

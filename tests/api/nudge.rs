@@ -6,7 +6,8 @@
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, full_match, player, players, spawn_app, view_of_turn,
+    Player, TestApp, assert_problem, full_match, player, players, seated_match, spawn_app,
+    view_of_turn,
 };
 use crate::matches::export_and_verify;
 use crate::notifications::{notifications_after, wait_for_notifications};
@@ -126,22 +127,8 @@ async fn a_nudge_tells_the_seat_to_move_once_a_turn_when_it_is_due() {
 async fn with_a_clock_a_quarter_of_the_turn_and_each_turn_anew() {
     let app = spawn_app().await;
     let people = players(&app, 2).await;
-    let created = app
-        .post_as(
-            &people[0],
-            "/v1/matches",
-            &json!({"seats": 2, "clock": {"turn_seconds": 400, "bank_seconds": 0}}),
-        )
-        .await;
-    assert_eq!(created.status(), 201);
-    let id = created.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let joined = app
-        .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
-        .await;
-    assert_eq!(joined.status(), 200);
+    let clock = json!({"turn_seconds": 400, "bank_seconds": 0});
+    let id = seated_match(&app, &people, json!({"seats": 2, "clock": clock})).await;
 
     for _ in 0..2 {
         let (turn, view) = view_of_turn(&app, &people, &id).await;
