@@ -106,6 +106,7 @@ impl GameState {
         Ok(script.events)
     }
 
+    #[inline]
     fn check_still_in(&self, seat: Seat) -> Result<(), RuleError> {
         if self.status != Status::Playing {
             return Err(RuleError::HandOver);
@@ -120,6 +121,7 @@ impl GameState {
     }
 
     /// Whether `seat` is the seat to move, in a hand being played.
+    #[inline]
     pub fn check_to_move(&self, seat: Seat) -> Result<(), RuleError> {
         self.check_still_in(seat)?;
         if seat != self.turn {
