@@ -24,11 +24,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::access::Player;
+use super::access::{Player, Role};
 use super::cache::MatchState;
 use super::clock::MatchClock;
 use super::log::{Entry, Note};
-use super::state::Intent;
 use super::{MatchError, MatchSummary, Matches};
 use crate::background::{self, Schedule};
 use crate::bots::{self, Level};
@@ -121,8 +120,8 @@ impl Matches {
         player: Player<'_>,
         request: BotRequest,
     ) -> Result<MatchSummary, MatchError> {
-        let (mut change, role) = self.lock_seats(match_id, player).await?;
-        role.acts()?;
+        let (mut change, seat_of) = self.lock_seats(match_id, player).await?;
+        Role::at(&change.row, player.viewer(), seat_of).acts()?;
         if change.row.status != MatchStatus::Open {
             return Err(MatchError::MatchStarted);
         }
@@ -147,11 +146,7 @@ impl Matches {
     /// one given before for the same position, or a new one within the caller's pace (see
     /// [`super::hints`]).
     pub async fn hint(&self, match_id: &str, player: Player<'_>) -> Result<Hint, MatchError> {
-        let seen = self
-            .current(match_id, player.viewer(), Intent::Watch)
-            .await?;
-        let seat = seen.role.acts()?;
-        let current = seen.current;
+        let (current, seat) = self.seated(match_id, player).await?;
         if !current.table.hints {
             return Err(MatchError::HintsOff);
         }

@@ -10,7 +10,7 @@ use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
 use super::log::Entry;
 use super::state::{Intent, retrying_races};
 use super::{MatchError, Matches};
-use crate::rules::{Action, GameState, RuleError, Rules, Seat, Status, View};
+use crate::rules::{Action, Event, GameState, RuleError, Rules, Seat, Status, View};
 
 /// A view of the table with the match's version.
 #[derive(Serialize, ToSchema)]
@@ -159,22 +159,31 @@ impl Matches {
         player: Player<'_>,
     ) -> Result<MatchView, MatchError> {
         retrying_races(|| async {
-            let seen = self
-                .current(match_id, player.viewer(), Intent::Watch)
-                .await?;
-            let seat = seen.role.acts()?;
-            let events = seen.current.state.decide(seat, Action::Resign)?;
-            let written = self
-                .write(match_id, &seen.current, Entry::games(events), |_| None)
-                .await?;
-            Ok(MatchView::now(
-                match_id,
-                &written,
-                Some(seat),
-                self.clock.now(),
-            ))
+            let (current, seat) = self.seated(match_id, player).await?;
+            let events = current.state.decide(seat, Action::Resign)?;
+            self.write_for(match_id, &current, events, seat).await
         })
         .await
+    }
+
+    /// Writes game events decided for `seat` (or for the server on its behalf) and answers that
+    /// seat's view after them.
+    pub(super) async fn write_for(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        events: Vec<Event>,
+        seat: Seat,
+    ) -> Result<MatchView, MatchError> {
+        let written = self
+            .write(match_id, current, Entry::games(events), |_| None)
+            .await?;
+        Ok(MatchView::now(
+            match_id,
+            &written,
+            Some(seat),
+            self.clock.now(),
+        ))
     }
 
     async fn decide_and_append(

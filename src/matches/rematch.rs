@@ -7,7 +7,7 @@
 //! everyone moved to their planned seat. The ended match points to it (`next_match_id`), so a
 //! second offer answers the first.
 
-use super::access::Player;
+use super::access::{Player, Role};
 use super::lobby::{TableSettings, open_match};
 use super::log::Entry;
 use super::{MatchError, MatchSummary, Matches};
@@ -31,8 +31,8 @@ impl Matches {
     pub async fn rematch(&self, match_id: &str, player: Player<'_>) -> Result<Rematch, MatchError> {
         // Read before the seats are locked: the log of an ended match no longer changes.
         let first_dealer = self.first_dealer(match_id).await;
-        let (mut change, role) = self.lock_seats(match_id, player).await?;
-        role.acts()?;
+        let (mut change, seat_of) = self.lock_seats(match_id, player).await?;
+        Role::at(&change.row, player.viewer(), seat_of).acts()?;
         let account_id = player.id();
         // The rematch offered before, unless everyone left it before it started (which
         // deletes a match): then this offer makes a new one.

@@ -44,17 +44,15 @@ impl Matches {
         request: JoinMatch,
     ) -> Result<MatchSummary, MatchError> {
         check_client_seed(&request.client_seed)?;
-        let (mut change, role) = self.lock_seats(match_id, player).await?;
+        let (mut change, mut seat_of) = self.lock_seats(match_id, player).await?;
         // A rematch's seats are kept for the players of the match before it.
         let plan = change.plan().await?;
-        let role = match role {
-            Role::Seated(_) => role,
-            _ => match plan.iter().find(|(_, planned)| planned == player.id()) {
-                Some((seat, _)) => Role::Reserved(*seat),
-                None => role,
-            },
-        };
+        seat_of.kept = plan
+            .iter()
+            .find(|(_, planned)| planned == player.id())
+            .map(|(seat, _)| *seat);
         let row = &change.row;
+        let role = Role::at(row, player.viewer(), seat_of);
         if role
             .joins(row, !plan.is_empty(), request.invite_code.as_deref())?
             .is_some()
@@ -79,21 +77,20 @@ impl Matches {
         self.summary(match_id, player.viewer()).await
     }
 
-    /// A match locked for a change of its seats, and the caller's role by the seats taken (the
+    /// A match locked for a change of its seats, and the seat the caller took in it (the
     /// seats a rematch keeps are in its plan, [`SeatChange::plan`]).
     pub(super) async fn lock_seats(
         &self,
         match_id: &str,
         player: Player<'_>,
-    ) -> Result<(SeatChange, Role), MatchError> {
+    ) -> Result<(SeatChange, SeatOf), MatchError> {
         let change = self
             .db
             .lock_seats(match_id)
             .await?
             .ok_or(MatchError::NotFound)?;
         let taken = store::seat_of(&change.seats, player.id());
-        let role = Role::at(&change.row, player.viewer(), SeatOf { taken, kept: None });
-        Ok((change, role))
+        Ok((change, SeatOf { taken, kept: None }))
     }
 
     /// Commits a seat change that took the last seat of `change.seats`: the others waiting are
@@ -120,8 +117,8 @@ impl Matches {
     /// Gives up the caller's seat: in a match that has not started the seat is freed; in one
     /// being played, leaving is resigning (docs/rules.md §7).
     pub async fn leave(&self, match_id: &str, player: Player<'_>) -> Result<(), MatchError> {
-        let (mut change, role) = self.lock_seats(match_id, player).await?;
-        let seat = role.leaves()?;
+        let (mut change, seat_of) = self.lock_seats(match_id, player).await?;
+        let seat = Role::at(&change.row, player.viewer(), seat_of).leaves()?;
         match change.row.status {
             MatchStatus::Open => {
                 let username = change.seats[usize::from(seat)].username.clone();

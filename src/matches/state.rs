@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::access::{Role, Table, Viewer};
+use super::access::{Player, Role, Table, Viewer};
 use super::cache::MatchState;
 use super::clock::MatchClock;
 use super::log::{self, Entry, Recorded};
@@ -132,6 +132,20 @@ impl Matches {
         let current = self.load(&read).await?;
         let current = self.on_time(match_id, current).await?;
         Ok(Seen { current, role })
+    }
+
+    /// The started match at its newest version and the seat the player acts from: for what a
+    /// player does whatever version the match is at (resign, claim, talk, ask for a hint).
+    pub(super) async fn seated(
+        &self,
+        match_id: &str,
+        player: Player<'_>,
+    ) -> Result<(Arc<MatchState>, Seat), MatchError> {
+        let seen = self
+            .current(match_id, player.viewer(), Intent::Watch)
+            .await?;
+        let seat = seen.role.acts()?;
+        Ok((seen.current, seat))
     }
 
     /// A match's row read by the server itself, for no caller (no access check).

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use super::access::Player;
 use super::feed::LoggedEvent;
 use super::log::{self, Entry, Note};
-use super::state::{Intent, retrying_races};
+use super::state::retrying_races;
 use super::{MatchError, Matches};
 use crate::rules::Seat;
 
@@ -48,20 +48,17 @@ impl Matches {
         let text = checked(message.text)?;
         // Talk fits whatever version the match is at: a lost race is tried again.
         retrying_races(|| async {
-            let seen = self
-                .current(match_id, player.viewer(), Intent::Watch)
-                .await?;
-            let seat = seen.role.acts()?;
+            let (current, seat) = self.seated(match_id, player).await?;
             self.check_pace(match_id, seat).await?;
             let talk = Note::TableTalk {
                 seat,
                 text: text.clone(),
             };
             let said = LoggedEvent {
-                seq: seen.current.version + 1,
-                event: talk.clone().checked(&seen.current.state)?,
+                seq: current.version + 1,
+                event: talk.checked(&current.state)?,
             };
-            self.write(match_id, &seen.current, vec![said.event.clone()], |_| None)
+            self.write(match_id, &current, vec![said.event.clone()], |_| None)
                 .await?;
             Ok(said)
         })

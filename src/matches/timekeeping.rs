@@ -23,7 +23,7 @@ use super::access::Player;
 use super::cache::MatchState;
 use super::feed::LoggedEvent;
 use super::log::{self, Entry, Note};
-use super::state::{Intent, retrying_races};
+use super::state::retrying_races;
 use super::{MatchError, MatchView, Matches};
 use crate::background::{self, Schedule};
 use crate::clock::rfc3339;
@@ -126,11 +126,7 @@ impl Matches {
     /// passed at a match whose late seats are claimed (`on_timeout: claim`). Answers the
     /// caller's view after it.
     pub async fn claim(&self, match_id: &str, player: Player<'_>) -> Result<MatchView, MatchError> {
-        let seen = self
-            .current(match_id, player.viewer(), Intent::Watch)
-            .await?;
-        let seat = seen.role.acts()?;
-        let current = seen.current;
+        let (current, seat) = self.seated(match_id, player).await?;
         if !current.state.is_active(seat) {
             return Err(crate::rules::RuleError::SeatOut(seat).into());
         }
@@ -155,15 +151,7 @@ impl Matches {
             )));
         }
         let events = current.state.forfeit(late, rfc3339(deadline))?;
-        let written = self
-            .write(match_id, &current, Entry::games(events), |_| None)
-            .await?;
-        Ok(MatchView::now(
-            match_id,
-            &written,
-            Some(seat),
-            self.clock.now(),
-        ))
+        self.write_for(match_id, &current, events, seat).await
     }
 
     /// Reminds the seat to move, for the caller, another seat still in, that the table waits

@@ -14,6 +14,10 @@ use super::{Backend, Db, SeatOf, StoreError};
 use crate::model::{Level, Named, Outcome};
 use crate::rules::Seat;
 
+/// A match's stored events, by `match_id = $1`; a query adds its own conditions and order.
+const SELECT_EVENTS: &str =
+    "SELECT seq, event, hash, created_at FROM match_events WHERE match_id = $1";
+
 impl Db {
     /// Creates a match with its secret and its first seats (the creator in seat 0, and any
     /// bots); a table they fill starts at once, with `start` written in the same transaction.
@@ -182,16 +186,9 @@ impl Db {
         after: i64,
         limit: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
-        let rows = self.timed(sqlx::query("SELECT seq, event, hash, created_at FROM match_events WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3")
-            .bind(match_id)
-            .bind(after)
-            .bind(limit)
-            .fetch_all(self.pool()))
-            .await?;
-        rows.iter()
-            .map(stored_event)
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        let sql = format!("{SELECT_EVENTS} AND seq > $2 ORDER BY seq LIMIT $3");
+        let query = sqlx::query(&sql).bind(match_id).bind(after).bind(limit);
+        self.stored_events(query).await
     }
 
     /// A match's events written after the time `since` (seconds), in log order: what a window
@@ -201,11 +198,17 @@ impl Db {
         match_id: &str,
         since: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
-        let rows = self.timed(sqlx::query("SELECT seq, event, hash, created_at FROM match_events WHERE match_id = $1 AND created_at > $2 ORDER BY seq")
-            .bind(match_id)
-            .bind(since)
-            .fetch_all(self.pool()))
-            .await?;
+        let sql = format!("{SELECT_EVENTS} AND created_at > $2 ORDER BY seq");
+        let query = sqlx::query(&sql).bind(match_id).bind(since);
+        self.stored_events(query).await
+    }
+
+    /// The events a query of [`SELECT_EVENTS`] finds.
+    async fn stored_events<'q>(
+        &self,
+        query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = self.timed(query.fetch_all(self.pool())).await?;
         rows.iter()
             .map(stored_event)
             .collect::<Result<_, sqlx::Error>>()
