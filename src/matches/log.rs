@@ -1,5 +1,5 @@
 //! A match's log: its entries (the engine's game events, and the notes the server writes beside
-//! them: reminders, stand-ins, talk), their canonical bytes and the hash chain (the first
+//! them: reminders, stand-ins, talk, nudges), their canonical bytes and the hash chain (the first
 //! entry's previous hash is empty). `kings-corner verify` checks the same chain offline.
 //! Entries are encoded for the store here and decoded from it here, nowhere else.
 //!
@@ -101,7 +101,7 @@ pub fn decode(stored: StoredEvent) -> Result<Recorded, MatchError> {
 pub enum Entry {
     /// What the rules say happened.
     Game(Event),
-    /// What the server wrote: reminders, stand-ins, talk.
+    /// What the server wrote: reminders, stand-ins, talk, nudges.
     Note(Note),
 }
 
