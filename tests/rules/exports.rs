@@ -6,7 +6,9 @@
 
 use std::collections::BTreeSet;
 
-use kings_corner::matches::export::{MatchExport, verify};
+use kings_corner::clock::parse_rfc3339;
+use kings_corner::matches::export::{ExportEvent, MatchExport, verify};
+use kings_corner::matches::log::{Entry, Note, canonical, chain};
 use serde_json::Value;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/exports");
@@ -64,5 +66,65 @@ fn exports_of_earlier_versions_verify_and_write_back_byte_for_byte() {
             event_types.contains(kind),
             "a fixture holds a `{kind}`: {event_types:?}"
         );
+    }
+}
+
+/// Notes are checked at their place, also by `verify`: talk from a seat the table does not
+/// have, and a note among the events of one action, are refused even with every hash chained
+/// again to fit.
+#[test]
+fn verify_refuses_a_forged_note() {
+    let text = std::fs::read_to_string(format!("{FIXTURES}/talk.json")).unwrap();
+    let export: MatchExport = serde_json::from_str(&text).unwrap();
+    verify(&export).expect("the fixture verifies");
+    let talk = export
+        .events
+        .iter()
+        .position(|logged| matches!(logged.event, Entry::Note(Note::TableTalk { .. })))
+        .expect("the fixture holds talk");
+
+    let mut from_nowhere = clone(&export);
+    if let Entry::Note(Note::TableTalk { seat, .. }) = &mut from_nowhere.events[talk].event {
+        *seat = 7;
+    }
+    chain_again(&mut from_nowhere);
+    let refused = verify(&from_nowhere).unwrap_err();
+    assert!(refused.contains("a note the table refuses"), "{refused}");
+
+    // The first deal is one action's group (the hand dealt, then the first turn begun).
+    let mut inside = clone(&export);
+    let note = ExportEvent {
+        seq: 0,
+        hash: String::new(),
+        at: inside.events[0].at.clone(),
+        event: Entry::Note(Note::TableTalk {
+            seat: 0,
+            text: "hello".to_owned(),
+        }),
+    };
+    inside.events.insert(1, note);
+    chain_again(&mut inside);
+    let refused = verify(&inside).unwrap_err();
+    assert!(
+        refused.contains("event 2: a note among the events of one action"),
+        "{refused}"
+    );
+}
+
+fn clone(export: &MatchExport) -> MatchExport {
+    serde_json::from_value(serde_json::to_value(export).unwrap()).unwrap()
+}
+
+/// Numbers the events again and chains every hash from the first, as a forger would.
+fn chain_again(export: &mut MatchExport) {
+    let mut previous = String::new();
+    for (index, logged) in export.events.iter_mut().enumerate() {
+        logged.seq = index as i64 + 1;
+        let at = logged
+            .at
+            .as_deref()
+            .map_or(0, |at| parse_rfc3339(at).unwrap());
+        logged.hash = chain(export.log_format, &previous, &canonical(&logged.event), at);
+        previous.clone_from(&logged.hash);
     }
 }
