@@ -159,6 +159,10 @@ pub struct Settings {
     #[arg(long, env = "WEBHOOK_RETRY_HOURS", default_value_t = 72, value_parser = clap::value_parser!(u64).range(24..=720))]
     pub webhook_retry_hours: u64,
 
+    /// Serve the reference web client at `/play` (`true` or `false`).
+    #[arg(long, env = "WEB_CLIENT", default_value_t = true, action = clap::ArgAction::Set)]
+    pub web_client: bool,
+
     /// Match states kept in memory (each a few kilobytes).
     #[arg(long, env = "MATCH_CACHE_CAPACITY", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub match_cache_capacity: u64,
@@ -242,6 +246,7 @@ impl std::fmt::Debug for Settings {
             .field("webhook_allowed_networks", &self.webhook_allowed_networks)
             .field("webhook_timeout_seconds", &self.webhook_timeout_seconds)
             .field("webhook_retry_hours", &self.webhook_retry_hours)
+            .field("web_client", &self.web_client)
             .finish()
     }
 }

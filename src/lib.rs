@@ -51,6 +51,7 @@ pub mod live;
 pub mod matches;
 pub mod model;
 pub mod notifications;
+pub mod play;
 pub mod process;
 pub mod random;
 pub mod rules;

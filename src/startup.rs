@@ -124,6 +124,7 @@ impl Application {
         let held = web::Data::new(HeldConnections::new(files.held_connections, longest_hold));
         let match_service = matches.clone().into_inner();
         let cors_origins = settings.cors_allowed_origins.clone();
+        let web_client = settings.web_client;
         let server = HttpServer::new(move || {
             // The routes come from the same `configure` as the served description (built once
             // above), so the two cannot disagree.
@@ -156,6 +157,11 @@ impl Application {
                             .finish()
                     }),
                 )
+                .configure(|config| {
+                    if web_client {
+                        http::play::configure(config);
+                    }
+                })
                 .app_data(fallback.clone())
                 .app_data(query_names.clone())
                 .app_data(trusted_proxies.clone())

@@ -151,6 +151,7 @@ impl From<MatchError> for ApiError {
     fn from(error: MatchError) -> ApiError {
         let status = match &error {
             MatchError::NotFound | MatchError::NoSuchPlayer => StatusCode::NOT_FOUND,
+            MatchError::AccountNeeded => StatusCode::UNAUTHORIZED,
             MatchError::NotAPlayer
             | MatchError::NotSeated
             | MatchError::NotCreator

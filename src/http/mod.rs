@@ -17,6 +17,7 @@ pub mod held;
 pub mod matches;
 pub mod notifications;
 pub mod openapi;
+pub mod play;
 pub mod players;
 pub mod query_names;
 pub mod request_log;

@@ -1,8 +1,12 @@
-//! `GET /v1/rules`: every option and preset, so clients can offer the table's choices; and
+//! `GET /v1/rules`: every option and preset, so clients can offer the table's choices (each
+//! option with the JSON Schema of its values, for a form built from the catalog); and
 //! `GET /v1/rules/book`: the rule book itself (`docs/rules.md`, built into the binary).
+
+use std::sync::LazyLock;
 
 use actix_web::{HttpResponse, get};
 use serde::Serialize;
+use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::rules::catalog::{self, OptionInfo, PresetInfo};
@@ -12,7 +16,8 @@ use crate::rules::error::RuleError;
 #[derive(Serialize, ToSchema)]
 #[schema(example = json!({
     "options": [{"name": "draw", "type": "string", "values": "end, start, when_stuck", "default": "end",
-                 "description": "When the turn's draw happens.", "source": "000, 001, 002"}],
+                 "description": "When the turn's draw happens.", "source": "000, 001, 002",
+                 "schema": {"type": "string", "enum": ["end", "start", "when_stuck"]}}],
     "presets": [{"name": "night-one", "description": "5 cards each at 5–6 players, … (source 003).",
                  "rules": {"hand_size_5_plus": 5, "empty_side": "from_stock", "ace_starter_takes_two": true,
                            "scoring": "none", "game_end": {"single_hand": true}}}],
@@ -21,7 +26,7 @@ use crate::rules::error::RuleError;
 }))]
 pub struct RulesCatalog {
     /// Every option, its values, default and meaning.
-    pub options: Vec<OptionInfo>,
+    pub options: Vec<CatalogOption>,
     /// Every preset with its full option set. A match takes a preset plus overrides.
     pub presets: Vec<PresetInfo>,
     /// How the engine reads the rule book where it leaves room.
@@ -30,11 +35,65 @@ pub struct RulesCatalog {
     pub rule_error_codes: Vec<&'static str>,
 }
 
-/// Every option with its type, default and description; every preset with its full option set.
+/// One option of the catalog, with the JSON Schema of the values it takes.
+#[derive(Clone, Serialize, ToSchema)]
+pub struct CatalogOption {
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub option: OptionInfo,
+    /// The JSON Schema (2020-12, self-contained: no `$ref`) of the option's value in a new
+    /// match's `rules`: the same as the API description's, so a form built from it offers
+    /// exactly what the server may accept. Rules across options (`players` against `decks`,
+    /// say) are checked when the match is created.
+    pub schema: Value,
+}
+
+/// The catalog's options, each with its schema read from the API description once.
+static OPTIONS: LazyLock<Vec<CatalogOption>> = LazyLock::new(|| {
+    let api = crate::http::openapi();
+    let schemas = &api["components"]["schemas"];
+    catalog::options()
+        .into_iter()
+        .map(|option| CatalogOption {
+            schema: inlined(&schemas["RulesRequest"]["properties"][option.name], schemas),
+            option,
+        })
+        .collect()
+});
+
+/// `schema` with every `$ref` to a component replaced by the component (its own keywords
+/// kept beside it, `description` taken from the place that refers).
+fn inlined(schema: &Value, components: &Value) -> Value {
+    match schema {
+        Value::Object(fields) => {
+            let mut out = serde_json::Map::new();
+            if let Some(Value::String(reference)) = fields.get("$ref") {
+                let name = reference.trim_start_matches("#/components/schemas/");
+                if let Value::Object(target) = inlined(&components[name], components) {
+                    out.extend(target);
+                }
+            }
+            for (key, value) in fields.iter().filter(|(key, _)| *key != "$ref") {
+                out.insert(key.clone(), inlined(value, components));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| inlined(item, components))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Every option with its type, default, description and JSON Schema; every preset with its
+/// full option set.
 ///
 /// What a client needs to offer a table its choices when creating a match: the `rules` of
-/// `POST /v1/matches` take a preset and any of these options. The rule book
-/// (`GET /v1/rules/book`) explains them for players.
+/// `POST /v1/matches` take a preset and any of these options; a form can be generated from
+/// each option's `schema`. The rule book (`GET /v1/rules/book`) explains them for players.
 #[utoipa::path(
     tag = "rules",
     responses((status = 200, description = "The catalog", body = RulesCatalog)),
@@ -45,7 +104,7 @@ pub async fn rules_catalog() -> HttpResponse {
     HttpResponse::Ok()
         .insert_header(("Cache-Control", "public, max-age=3600"))
         .json(RulesCatalog {
-            options: catalog::options(),
+            options: OPTIONS.clone(),
             presets: catalog::presets(),
             readings: catalog::READINGS.to_vec(),
             rule_error_codes: RuleError::CODES.to_vec(),
@@ -72,3 +131,21 @@ pub async fn rule_book() -> HttpResponse {
 
 /// `docs/rules.md`.
 const RULE_BOOK: &str = include_str!("../../docs/rules.md");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_carries_its_schema_with_no_reference_left() {
+        for option in OPTIONS.iter() {
+            let text = option.schema.to_string();
+            assert!(!text.contains("$ref"), "{}: {text}", option.option.name);
+            assert!(option.schema.is_object(), "{}", option.option.name);
+        }
+        let game_end = &OPTIONS.iter().find(|o| o.option.name == "game_end").unwrap().schema;
+        assert_eq!(game_end["oneOf"][0]["properties"]["target"]["maximum"], 100_000);
+        let draw = &OPTIONS.iter().find(|o| o.option.name == "draw").unwrap().schema;
+        assert_eq!(draw["enum"], serde_json::json!(["end", "start", "when_stuck"]));
+    }
+}

@@ -14,6 +14,9 @@ pub enum MatchError {
     /// No account has this username (a player page).
     #[error("There is no player of this name.")]
     NoSuchPlayer,
+    /// Listing one's own matches (`mine`, `turn`) without signing in.
+    #[error("Your own matches are listed for a signed-in player: send `Authorization: Bearer <token>`.")]
+    AccountNeeded,
     /// The caller watches this match but has no seat to act from.
     #[error("You have no seat in this match.")]
     NotAPlayer,
@@ -175,6 +178,7 @@ impl MatchError {
         match self {
             MatchError::NotFound => "not_found",
             MatchError::NoSuchPlayer => "player_not_found",
+            MatchError::AccountNeeded => "missing_token",
             MatchError::NotAPlayer => "not_a_player",
             MatchError::NotSeated => "not_seated",
             MatchError::NotStarted => "match_not_started",

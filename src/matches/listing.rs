@@ -1,13 +1,13 @@
-//! Listing tables: the open public lobby, the caller's own matches (by status, with results)
-//! and their inbox (matches waiting for their move, soonest deadline first), a page at a time
-//! behind an opaque cursor.
+//! Listing tables: the public ones (the open lobby, or those being played to watch, for anybody),
+//! the caller's own matches (by status, with results) and their inbox (matches waiting for
+//! their move, soonest deadline first), a page at a time behind an opaque cursor.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::access::Player;
+use super::access::Viewer;
 use super::{MatchError, MatchSummary, Matches};
 use crate::model::MatchStatus;
 use crate::store::{self, Cursor, Listing, MatchRow};
@@ -21,8 +21,9 @@ const MAX_PAGE: i64 = 100;
 pub struct ListQuery {
     /// `true`: the caller's matches, newest first.
     pub mine: Option<bool>,
-    /// With `mine=true`: only matches `open`, `playing`, `finished` or `aborted` (the history
-    /// with results).
+    /// Only matches `open`, `playing`, `finished` or `aborted`: of the caller's with
+    /// `mine=true` (the history with results), else of the public ones (`open`, the default, is
+    /// the lobby; `playing`, the tables being played, to watch).
     pub status: Option<MatchStatus>,
     /// `mine`: the caller's inbox, matches waiting for their move, soonest deadline first
     /// (then, without a clock, the longest waiting).
@@ -46,12 +47,8 @@ pub struct MatchPage {
 }
 
 impl Matches {
-    /// A page of the open public lobby, the caller's matches or their inbox.
-    pub async fn list(
-        &self,
-        player: Player<'_>,
-        query: ListQuery,
-    ) -> Result<MatchPage, MatchError> {
+    /// A page of the public matches (anybody's to see), the caller's matches or their inbox.
+    pub async fn list(&self, viewer: Viewer<'_>, query: ListQuery) -> Result<MatchPage, MatchError> {
         let listing = match (query.mine, query.turn.as_deref(), query.status) {
             (_, Some("mine"), None) => Listing::Inbox,
             (_, Some(_), _) => {
@@ -61,13 +58,14 @@ impl Matches {
                 ));
             }
             (Some(true), None, status) => Listing::Mine { status },
-            (_, None, Some(_)) => {
-                return Err(MatchError::invalid_query(
-                    "status",
-                    "status filters your own matches: add mine=true",
-                ));
-            }
-            _ => Listing::Lobby,
+            (_, None, status) => Listing::Public {
+                status: status.unwrap_or(MatchStatus::Open),
+            },
+        };
+        let account = match (listing, viewer.account()) {
+            (Listing::Public { .. }, account) => account.unwrap_or(""),
+            (_, Some(account)) => account,
+            (_, None) => return Err(MatchError::AccountNeeded),
         };
         let limit = query.limit.unwrap_or(20);
         if !(1..=MAX_PAGE).contains(&limit) {
@@ -85,7 +83,7 @@ impl Matches {
         };
         let rows = self
             .db
-            .list_matches(listing, player.id(), cursor.as_ref(), limit)
+            .list_matches(listing, account, cursor.as_ref(), limit)
             .await?;
         let next_cursor = (rows.len() as i64 == limit)
             .then(|| rows.last().map(|last| encode_cursor(listing, last)))
@@ -97,7 +95,7 @@ impl Matches {
             .iter()
             .map(|row| {
                 let seats = seats.remove(&row.id).unwrap_or_default();
-                let seated = store::seat_of(&seats, player.id()).is_some();
+                let seated = !account.is_empty() && store::seat_of(&seats, account).is_some();
                 MatchSummary::new(row, &seats, seated, now)
             })
             .collect();

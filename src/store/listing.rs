@@ -1,5 +1,5 @@
-//! The listings of matches (the lobby, the caller's matches, the inbox), a page at a time
-//! after a cursor.
+//! The listings of matches (the public ones: the lobby and the tables to watch; the caller's
+//! matches; the inbox), a page at a time after a cursor.
 
 use super::rows::{ALIASED_MATCH_COLUMNS, MatchRow, match_from_row};
 use super::{Db, StoreError};
@@ -8,8 +8,12 @@ use crate::model::{MatchStatus, Named};
 /// Which matches a listing shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listing {
-    /// Open public matches, newest first.
-    Lobby,
+    /// Public matches in one state, newest first: `open` is the lobby (rematches, whose seats
+    /// are kept, aside), `playing` the tables to watch.
+    Public {
+        /// Only matches in this state.
+        status: MatchStatus,
+    },
     /// The caller's matches (those of one status, if given), newest first.
     Mine {
         /// Only matches in this state.
@@ -24,7 +28,7 @@ impl Listing {
     /// What a listing sorts by (before the match id, which breaks ties).
     pub fn sort_keys(self) -> &'static [&'static str] {
         match self {
-            Listing::Lobby | Listing::Mine { .. } => &["m.created_at"],
+            Listing::Public { .. } | Listing::Mine { .. } => &["m.created_at"],
             Listing::Inbox => &[
                 "COALESCE(m.deadline, 9223372036854775807)",
                 "COALESCE(m.turn_since, 0)",
@@ -39,7 +43,7 @@ impl Listing {
     /// The values of [`Listing::sort_keys`] for a row.
     pub fn keys_of(self, row: &MatchRow) -> Vec<i64> {
         match self {
-            Listing::Lobby | Listing::Mine { .. } => vec![row.created_at],
+            Listing::Public { .. } | Listing::Mine { .. } => vec![row.created_at],
             Listing::Inbox => vec![
                 row.deadline.unwrap_or(i64::MAX),
                 row.turn_since.unwrap_or(0),
@@ -70,9 +74,9 @@ impl Db {
         let seated =
             "EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.account_id = $1)";
         let filter = match listing {
-            Listing::Lobby => {
-                "m.status = 'open' AND m.visibility = 'public' AND m.rematch_of IS NULL".to_owned()
-            }
+            Listing::Public { .. } => "m.visibility = 'public' AND m.status = $2 \
+                 AND (m.status <> 'open' OR m.rematch_of IS NULL)"
+                .to_owned(),
             Listing::Mine { status: None } => seated.to_owned(),
             Listing::Mine { status: Some(_) } => format!("{seated} AND m.status = $2"),
             Listing::Inbox => "m.status = 'playing' AND EXISTS (SELECT 1 FROM match_seats s \
@@ -115,7 +119,8 @@ impl Db {
         let status = match listing {
             Listing::Mine {
                 status: Some(status),
-            } => status.name(),
+            }
+            | Listing::Public { status } => status.name(),
             _ => "",
         };
         let mut query = sqlx::query(&sql).bind(account_id).bind(status);

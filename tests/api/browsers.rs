@@ -264,6 +264,52 @@ async fn spectators_need_no_account_for_public_matches() {
     }
 }
 
+/// The public listings answer anybody: the lobby of open tables and, with `status=playing`,
+/// the tables being played (to watch), never a private one; a player's own matches and inbox
+/// need a token.
+#[tokio::test]
+async fn the_public_listings_answer_anybody_and_never_show_a_private_match() {
+    let app = spawn_app().await;
+    let (players, playing) = standard_match(&app).await;
+    let private = private_match(&app, &players).await;
+    let open = app
+        .post_as(&players[0], "/v1/matches", &json!({"seats": 3}))
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let ids = |page: Value| -> Vec<String> {
+        page["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|summary| summary["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let anonymous = |path: &'static str| async { app.get(path, None).await };
+    let lobby = anonymous("/v1/matches").await;
+    assert_eq!(lobby.status(), 200);
+    assert_eq!(ids(lobby.json().await.unwrap()), [open.clone()]);
+    let watched = anonymous("/v1/matches?status=playing").await;
+    assert_eq!(watched.status(), 200);
+    assert_eq!(
+        ids(watched.json().await.unwrap()),
+        [playing.clone()],
+        "the private match being played is not listed"
+    );
+    assert!(private["id"].as_str().is_some());
+    let as_player = app.json_as(&players[1], "/v1/matches?status=playing").await;
+    assert_eq!(ids(as_player), [playing]);
+    for needs_account in ["/v1/matches?mine=true", "/v1/matches?turn=mine"] {
+        assert_problem(anonymous(needs_account).await, 401, "missing_token").await;
+    }
+    let forged = app.get("/v1/matches", Some("not-a-token")).await;
+    assert_problem(forged, 401, "invalid_token").await;
+}
+
 /// A private match's players share its spectator code: with `?watch=<code>` anybody (with an
 /// account or without) watches it as a spectator, never a hand; without it, or with another
 /// code, the match stays invisible; nobody acts with a code.

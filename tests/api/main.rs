@@ -18,3 +18,4 @@ mod rematches;
 mod rules;
 mod talk;
 mod tokens;
+mod web_client;

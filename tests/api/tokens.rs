@@ -57,6 +57,7 @@ const ENDPOINTS: &[(&str, &str, Option<&str>)] = &[
 
 /// Operations that also answer without a token: spectators of public matches need none.
 const ALSO_WITHOUT_A_TOKEN: &[(&str, &str)] = &[
+    ("get", "/v1/matches"),
     ("get", "/v1/matches/{id}"),
     ("get", "/v1/matches/{id}/view"),
     ("get", "/v1/matches/{id}/events"),

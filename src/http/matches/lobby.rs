@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get, post, web};
 
 use crate::http::body::{Json, OptionalJson};
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::{Caller, Play, Read, Watcher};
+use crate::http::extract::{Caller, Play, Watcher};
 use crate::matches::{
     CreateMatch, Invitation, InvitationView, JoinMatch, ListQuery, MatchPage, MatchSummary, Matches,
 };
@@ -34,27 +34,30 @@ pub async fn create_match(
         .json(created))
 }
 
-/// List the open public lobby (default), the caller's matches (`mine=true`) or their inbox (`turn=mine`).
+/// List the open public lobby (default), the public matches being played (`status=playing`), the caller's matches (`mine=true`) or their inbox (`turn=mine`).
 ///
-/// A player looking for the matches they sit in must send `mine=true`: the default lists only
-/// public matches waiting for players. Pages are cursor-based: pass `next_cursor` as `cursor`.
+/// A player looking for the matches they sit in must send `mine=true` (with a token): the
+/// default lists only public matches waiting for players, for anybody, also without a token;
+/// `status` picks other public ones (`playing`: tables to watch). Pages are cursor-based: pass
+/// `next_cursor` as `cursor`.
 #[utoipa::path(
     tag = "matches",
     params(ListQuery),
     responses(
         (status = 200, description = "A page", body = MatchPage),
+        (status = 401, description = "`mine` or `turn` without a token (`missing_token`), or an invalid token", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad cursor, limit or filter", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/v1/matches")]
 pub async fn list_matches(
     matches: web::Data<Matches>,
-    caller: Caller<Read>,
+    watcher: Watcher,
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<MatchPage>, ApiError> {
     Ok(web::Json(
-        matches.list(caller.player(), query.into_inner()).await?,
+        matches.list(watcher.viewer(), query.into_inner()).await?,
     ))
 }
 

@@ -90,6 +90,14 @@ impl<'de> Deserialize<'de> for GameEnd {
     }
 }
 
+/// `single_hand`'s one value: `true` (a `false` names no way to end).
+fn only_true() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Boolean)
+        .enum_values(Some([true]))
+        .build()
+}
+
 /// The OpenAPI shape of [`GameEnd`]: an object with exactly one of these keys.
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
@@ -97,13 +105,28 @@ impl<'de> Deserialize<'de> for GameEnd {
 #[allow(dead_code)]
 pub(super) enum GameEndSchema {
     /// Lowest total once someone reaches the target.
-    Target { target: u32 },
+    Target {
+        #[schema(minimum = 1, maximum = 100_000)]
+        target: u32,
+    },
     /// One hand.
-    SingleHand { single_hand: bool },
+    SingleHand {
+        #[schema(schema_with = only_true)]
+        single_hand: bool,
+    },
     /// Players at the target are out; the last one left wins.
-    OutAtTarget { out_at_target: u32 },
+    OutAtTarget {
+        #[schema(minimum = 1, maximum = 100_000)]
+        out_at_target: u32,
+    },
     /// First to win n hands.
-    HandsWon { hands_won: u32 },
+    HandsWon {
+        #[schema(minimum = 1, maximum = 1000)]
+        hands_won: u32,
+    },
     /// Lowest total after n hands.
-    Hands { hands: u32 },
+    Hands {
+        #[schema(minimum = 1, maximum = 1000)]
+        hands: u32,
+    },
 }

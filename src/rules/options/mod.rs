@@ -58,6 +58,7 @@ pub struct Rules {
     /// The turn cannot end while a card in hand fits somewhere.
     pub must_play: bool,
     /// Points taken by a player who ends a turn holding a king while a corner is empty (0 = off).
+    #[schema(maximum = 1000)]
     pub king_hold_penalty: u32,
     /// What fills an empty side space.
     pub empty_side: EmptySide,
@@ -177,8 +178,10 @@ pub enum BlockedRule {
 #[serde(deny_unknown_fields)]
 pub struct Chips {
     /// Chips each player puts in the pot before the deal.
+    #[schema(maximum = 1000)]
     pub ante: u32,
     /// Chips added to the pot by a turn that only draws.
+    #[schema(maximum = 1000)]
     pub idle_turn: u32,
     /// What each other player pays the player who goes out.
     pub pay: ChipPay,

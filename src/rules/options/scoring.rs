@@ -32,33 +32,47 @@ pub enum Scoring {
 #[allow(missing_docs)] // each field is the figure of the rank it is named after
 pub struct ScoreTable {
     #[serde(rename = "A")]
+    #[schema(maximum = 1000)]
     pub ace: u32,
     #[serde(rename = "2")]
+    #[schema(maximum = 1000)]
     pub two: u32,
     #[serde(rename = "3")]
+    #[schema(maximum = 1000)]
     pub three: u32,
     #[serde(rename = "4")]
+    #[schema(maximum = 1000)]
     pub four: u32,
     #[serde(rename = "5")]
+    #[schema(maximum = 1000)]
     pub five: u32,
     #[serde(rename = "6")]
+    #[schema(maximum = 1000)]
     pub six: u32,
     #[serde(rename = "7")]
+    #[schema(maximum = 1000)]
     pub seven: u32,
     #[serde(rename = "8")]
+    #[schema(maximum = 1000)]
     pub eight: u32,
     #[serde(rename = "9")]
+    #[schema(maximum = 1000)]
     pub nine: u32,
     #[serde(rename = "10")]
+    #[schema(maximum = 1000)]
     pub ten: u32,
     #[serde(rename = "J")]
+    #[schema(maximum = 1000)]
     pub jack: u32,
     #[serde(rename = "Q")]
+    #[schema(maximum = 1000)]
     pub queen: u32,
     #[serde(rename = "K")]
+    #[schema(maximum = 1000)]
     pub king: u32,
     /// A joker left in hand; absent means the table's highest figure (docs/rules.md §6.13).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(maximum = 1000)]
     pub joker: Option<u32>,
 }
 

@@ -1,0 +1,329 @@
+// The lobby (`#/`): the public tables waiting for players (filtered here: the listing itself
+// takes no filter), a table of one's own to create, from any preset with any option, with a
+// clock, bots, hints and privacy, and joining a private table by its invite link or code.
+
+import { explain } from "./api.js";
+import { duration, fill, h, plural } from "./dom.js";
+import { RulesForm } from "./ruleform.js";
+import { rulesText } from "./words.js";
+
+/** @typedef {import("./types.js").MatchSummary} MatchSummary */
+/** @typedef {import("./types.js").RulesCatalog} RulesCatalog */
+/** @typedef {import("./types.js").ClockPreset} ClockPreset */
+/** @typedef {import("./types.js").OnTimeout} OnTimeout */
+/** @typedef {import("./types.js").Level} Level */
+/** @typedef {import("./types.js").CreateMatch} CreateMatch */
+
+/** @type {Record<ClockPreset, string>} */
+export const CLOCK_PRESETS = {
+  fast_5m: "5 minutes a turn, a 10-minute bank",
+  correspondence_1d: "1 day a turn, a 2-day bank",
+  correspondence_3d: "3 days a turn, a 3-day bank",
+  correspondence_7d: "7 days a turn, a 7-day bank",
+};
+
+/** @type {Record<OnTimeout, string>} */
+const ON_TIMEOUT = {
+  claim: "another player may claim the late seat out",
+  forfeit: "the late seat is out at once",
+  bot: "a bot plays the late turn; the seat stays in",
+};
+
+/** @type {Level[]} */
+export const LEVELS = ["random", "basic", "expert"];
+
+/**
+ * @param {HTMLElement} root
+ * @param {import("./app.js").Context} context
+ */
+export function mountLobby(root, context) {
+  context.title("Lobby");
+  const loggedIn = context.session.username !== null;
+  const tables = h("div", { class: "tables", "aria-live": "polite" }, h("p", { class: "muted", text: "Looking for tables…" }));
+  const createArea = h("div", {}, loggedIn ? h("p", { class: "muted", text: "Loading the rules…" }) : null);
+  fill(root, 
+    h("h1", { text: "Lobby" }),
+    loggedIn ? null : h("p", { class: "panel intro" }, h("a", { href: "#/login", text: "Log in or register" }),
+      " to create a table or join one. Anyone may watch a public table."),
+    h("div", { class: "lobby" },
+      h("section", { class: "panel", "aria-labelledby": "open-tables" },
+        h("h2", { id: "open-tables", text: "Open tables" }), tables),
+      loggedIn ? h("section", { class: "panel", "aria-labelledby": "create-table" },
+        h("h2", { id: "create-table", text: "Create a table" }), createArea) : null,
+      loggedIn ? joinByCode(context) : null));
+
+  let live = true;
+  /** @type {MatchSummary[]} */
+  let listed = [];
+  /** @type {string | null} */
+  let cursor = null;
+  /** @type {RulesCatalog | null} */
+  let catalog = null;
+  const filters = { preset: "", seats: "", clock: "" };
+
+  const renderTables = () => {
+    if (!catalog) return;
+    const shown = listed.filter((summary) => {
+      if (filters.preset && presetOf(summary, /** @type {RulesCatalog} */ (catalog)) !== filters.preset) return false;
+      if (filters.seats && summary.seat_count !== Number(filters.seats)) return false;
+      if (filters.clock === "none" && summary.clock) return false;
+      if (filters.clock === "clock" && !summary.clock) return false;
+      return true;
+    });
+    fill(tables, 
+      filterBar(catalog, filters, renderTables, () => { void load(true); }),
+      shown.length === 0
+        ? h("p", { class: "muted", text: listed.length ? "No open table fits these filters." : "No table is waiting for players. Create one!" })
+        : h("ul", { class: "match-list" }, shown.map((summary) => tableRow(summary, /** @type {RulesCatalog} */ (catalog), context))),
+      cursor ? h("button", { type: "button", class: "quiet", text: "More tables", onclick: () => { void load(false); } }) : null);
+  };
+
+  const load = async (/** @type {boolean} */ fromStart) => {
+    try {
+      const page = await context.api.get("/v1/matches", { query: { limit: 50, cursor: fromStart ? undefined : cursor ?? undefined } });
+      if (!live) return;
+      listed = fromStart ? page.matches : [...listed, ...page.matches];
+      cursor = page.next_cursor ?? null;
+      renderTables();
+    } catch (error) {
+      if (live) fill(tables, h("p", { class: "error", role: "alert", text: explain(error) }));
+    }
+  };
+
+  context.catalog().then((loaded) => {
+    if (!live) return;
+    catalog = loaded;
+    if (loggedIn) fill(createArea, createForm(loaded, context));
+    void load(true);
+  }, (error) => {
+    if (live) fill(tables, h("p", { class: "error", role: "alert" }, explain(error), " ",
+      h("a", { href: "#/settings", text: "Check the server in the settings." })));
+  });
+  const refresh = setInterval(() => { if (document.visibilityState === "visible") void load(true); }, 15_000);
+  return () => { live = false; clearInterval(refresh); };
+}
+
+/**
+ * The preset a table's rules are (`custom` when no preset, the seat count aside, is them).
+ * @param {MatchSummary} summary
+ * @param {RulesCatalog} catalog
+ */
+export function presetOf(summary, catalog) {
+  const ours = JSON.stringify({ ...summary.rules, players: 0 });
+  const preset = catalog.presets.find((candidate) => JSON.stringify({ ...candidate.rules, players: 0 }) === ours);
+  return preset?.name ?? "custom";
+}
+
+/**
+ * @param {RulesCatalog} catalog
+ * @param {{preset: string, seats: string, clock: string}} filters
+ * @param {() => void} changed
+ * @param {() => void} refresh
+ */
+function filterBar(catalog, filters, changed, refresh) {
+  const select = (/** @type {"preset" | "seats" | "clock"} */ key, /** @type {string} */ label, /** @type {[string, string][]} */ choices) => {
+    const id = `filter-${key}`;
+    const element = h("select", { id, onchange: () => { filters[key] = element.value; changed(); } },
+      choices.map(([value, text]) => h("option", { value, text, selected: filters[key] === value })));
+    return h("span", { class: "field" }, h("label", { for: id, text: label }), element);
+  };
+  return h("div", { class: "filters", role: "group", "aria-label": "Filters" },
+    select("preset", "Preset", [["", "any"], ...catalog.presets.map((preset) => /** @type {[string, string]} */ ([preset.name, preset.name])), ["custom", "custom"]]),
+    select("seats", "Seats", [["", "any"], ...[2, 3, 4, 5, 6, 7, 8].map((n) => /** @type {[string, string]} */ ([String(n), String(n)]))]),
+    select("clock", "Clock", [["", "any"], ["none", "no clock"], ["clock", "with a clock"]]),
+    h("button", { type: "button", class: "quiet", text: "Refresh", onclick: refresh }));
+}
+
+/**
+ * @param {MatchSummary} summary
+ * @param {RulesCatalog} catalog
+ * @param {import("./app.js").Context} context
+ */
+function tableRow(summary, catalog, context) {
+  const host = summary.seats[0]?.username ?? "someone";
+  const me = context.session.username;
+  const seated = summary.seats.some((seat) => seat.username === me);
+  const free = summary.seat_count - summary.seats.length;
+  const error = h("span", { class: "error", role: "alert" });
+  const join = h("button", {
+    type: "button", text: "Join", "data-join": summary.id,
+    onclick: async () => {
+      join.disabled = true;
+      try {
+        await context.api.post("/v1/matches/{id}/join", { path: { id: summary.id }, body: {} });
+        context.navigate(`#/match/${summary.id}`);
+      } catch (failure) {
+        error.textContent = explain(failure);
+        join.disabled = false;
+      }
+    },
+  });
+  return h("li", { class: "match-row", "data-match": summary.id },
+    h("a", { href: `#/match/${summary.id}`, class: "match-link" },
+      h("strong", { text: `${host}'s table` }),
+      h("span", { text: ` · ${rulesText(summary.rules, presetOf(summary, catalog))}` })),
+    h("span", { class: "muted", text: `${summary.seats.length} of ${summary.seat_count} seats taken, ${plural(free, "free seat")}` }),
+    h("span", { class: "muted", text: summary.clock ? clockText(summary.clock.turn_seconds, summary.clock.bank_seconds) : "no clock" }),
+    me && !seated ? join : null, error);
+}
+
+/**
+ * "1 d a turn, a bank of 2 d".
+ * @param {number} turn
+ * @param {number} bank
+ */
+export function clockText(turn, bank) {
+  return `${duration(turn)} a turn${bank ? `, a bank of ${duration(bank)}` : ""}`;
+}
+
+/**
+ * The form that creates a table.
+ * @param {RulesCatalog} catalog
+ * @param {import("./app.js").Context} context
+ */
+function createForm(catalog, context) {
+  const rules = new RulesForm(catalog, "create");
+  const seats = h("input", { id: "create-seats", type: "number", min: 2, max: 8, step: 1, required: true, value: "2" });
+  const seatChoices = h("div", { class: "seat-choices", role: "group", "aria-label": "Who sits at the other seats" });
+  /** @type {HTMLSelectElement[]} */
+  let others = [];
+  const drawSeats = () => {
+    const count = Math.max(2, Math.min(8, Number(seats.value) || 2));
+    const kept = others.map((select) => select.value);
+    others = [];
+    /** @type {HTMLElement[]} */
+    const rows = [h("p", { class: "muted", text: "Seat 1: you." })];
+    for (let seat = 2; seat <= count; seat += 1) {
+      const id = `create-seat-${seat}`;
+      const select = h("select", { id, "data-seat-choice": seat },
+        h("option", { value: "person", text: "a person who joins" }),
+        LEVELS.map((level) => h("option", { value: level, text: `the ${level} bot` })));
+      select.value = kept[seat - 2] ?? "person";
+      others.push(select);
+      rows.push(h("span", { class: "field" }, h("label", { for: id, text: `Seat ${seat}` }), select));
+    }
+    fill(seatChoices, ...rows, h("p", { class: "muted", text: "Bots take the seats right after yours; a table the bots fill starts at once." }));
+  };
+  seats.addEventListener("input", drawSeats);
+  drawSeats();
+
+  const clock = h("select", { id: "create-clock" },
+    h("option", { value: "", text: "no clock: wait for ever" }),
+    Object.entries(CLOCK_PRESETS).map(([name, text]) => h("option", { value: name, text })),
+    h("option", { value: "custom", text: "my own…" }));
+  const turn = unitField("create-turn", "Each turn", 1, "days");
+  const bank = unitField("create-bank", "Bank", 0, "days");
+  const custom = h("div", { class: "custom-clock", hidden: true }, turn.element, bank.element);
+  const onTimeout = h("select", { id: "create-on-timeout", disabled: true },
+    Object.entries(ON_TIMEOUT).map(([name, text]) => h("option", { value: name, text: `${name}: ${text}` })));
+  clock.addEventListener("change", () => {
+    custom.hidden = clock.value !== "custom";
+    onTimeout.disabled = clock.value === "";
+  });
+  const visibility = h("select", { id: "create-visibility" },
+    h("option", { value: "public", text: "public: listed in the lobby, anyone may watch" }),
+    h("option", { value: "private", text: "private: by invitation; watched by its spectator link only" }));
+  const hints = h("input", { type: "checkbox", id: "create-hints", checked: true });
+  const autoEnd = h("input", { type: "checkbox", id: "create-auto-end", checked: true });
+  const seed = h("input", { id: "create-seed", maxLength: 128, spellcheck: false, autocomplete: "off" });
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const submit = h("button", { type: "submit", text: "Create the table" });
+
+  rules.preset.addEventListener("change", () => {
+    seats.value = String(rules.presetRules().rules.players);
+    drawSeats();
+  });
+
+  const form = h("form", {
+    class: "stack create-form", "data-form": "create",
+    onsubmit: async (/** @type {SubmitEvent} */ event) => {
+      event.preventDefault();
+      error.hidden = true;
+      submit.disabled = true;
+      /** @type {Level[]} */
+      const bots = others.map((select) => select.value).filter((value) => value !== "person").map((value) => /** @type {Level} */ (value));
+      /** @type {CreateMatch} */
+      const body = {
+        seats: Number(seats.value),
+        rules: rules.value(),
+        visibility: visibility.value === "private" ? "private" : "public",
+        hints: hints.checked,
+        auto_end_turn: autoEnd.checked,
+      };
+      if (bots.length) body.bots = bots.map((level) => ({ level }));
+      if (seed.value) body.client_seed = seed.value;
+      if (clock.value === "custom") {
+        body.clock = { turn_seconds: turn.seconds(), bank_seconds: bank.seconds() };
+      } else if (clock.value) {
+        body.clock = /** @type {ClockPreset} */ (clock.value);
+      }
+      if (clock.value) body.on_timeout = /** @type {OnTimeout} */ (onTimeout.value);
+      try {
+        const created = await context.api.post("/v1/matches", { body });
+        context.navigate(`#/match/${created.id}`);
+      } catch (failure) {
+        error.textContent = explain(failure);
+        error.hidden = false;
+      } finally {
+        submit.disabled = false;
+      }
+    },
+  },
+  h("label", { for: "create-seats", text: "Seats" }), seats,
+  seatChoices,
+  rules.element,
+  h("fieldset", {},
+    h("legend", { text: "Table" }),
+    h("label", { for: "create-clock", text: "Clock" }), clock, custom,
+    h("label", { for: "create-on-timeout", text: "When a turn's time runs out" }), onTimeout,
+    h("label", { for: "create-visibility", text: "Who may see it" }), visibility,
+    h("p", { class: "check" }, hints, h("label", { for: "create-hints", text: "Players may ask for a hint" })),
+    h("p", { class: "check" }, autoEnd, h("label", { for: "create-auto-end", text: "End a turn by itself when ending it is all that is left" })),
+    h("label", { for: "create-seed", text: "Your client seed (optional: mixed into every shuffle)" }), seed),
+  error, submit);
+  return form;
+}
+
+/**
+ * A number of minutes, hours or days, in seconds.
+ * @param {string} id
+ * @param {string} label
+ * @param {number} initial
+ * @param {"minutes" | "hours" | "days"} unit
+ */
+function unitField(id, label, initial, unit) {
+  const amount = h("input", { id, type: "number", min: 0, step: 1, value: String(initial), required: true });
+  const units = h("select", { id: `${id}-unit`, "aria-label": `${label}: unit` },
+    ["minutes", "hours", "days"].map((name) => h("option", { value: name, text: name, selected: name === unit })));
+  const factor = { minutes: 60, hours: 3600, days: 86400 };
+  return {
+    element: h("span", { class: "field" }, h("label", { for: id, text: label }), amount, units),
+    seconds: () => Number(amount.value) * factor[/** @type {"minutes" | "hours" | "days"} */ (units.value)],
+  };
+}
+
+/**
+ * Joining a private table by the link its creator shared (or its id and code).
+ * @param {import("./app.js").Context} context
+ */
+function joinByCode(context) {
+  const input = h("input", { id: "join-code", required: true, spellcheck: false, autocomplete: "off" });
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  return h("section", { class: "panel", "aria-labelledby": "join-title" },
+    h("h2", { id: "join-title", text: "Join with a code" }),
+    h("form", {
+      class: "stack", "data-form": "join-code",
+      onsubmit: (/** @type {SubmitEvent} */ event) => {
+        event.preventDefault();
+        const found = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\S*?(?:[?&]code=|\s+)([^\s&]+)/i.exec(input.value.trim());
+        if (!found) {
+          error.textContent = "Paste the invite link you were given (or the match's id, a space and the code).";
+          error.hidden = false;
+          return;
+        }
+        context.navigate(`#/match/${found[1]}?code=${encodeURIComponent(decodeURIComponent(found[2]))}`);
+      },
+    },
+    h("label", { for: "join-code", text: "Invite link, or match id and code" }), input, error,
+    h("button", { type: "submit", text: "Find the table" })));
+}

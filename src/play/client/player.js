@@ -1,0 +1,40 @@
+// A player's page (`#/players/<username>`): their public record, overall and by preset
+// (private matches too when it is the reader's own page).
+
+import { explain } from "./api.js";
+import { fill, h, timeElement } from "./dom.js";
+
+/** @typedef {import("./types.js").Tally} Tally */
+
+/**
+ * @param {HTMLElement} root
+ * @param {import("./app.js").Context} context
+ * @param {import("./app.js").Route} route
+ */
+export function mountPlayer(root, context, route) {
+  const username = route.parts[0] ?? "";
+  context.title(username);
+  const body = h("div", {}, h("p", { class: "muted", text: "Loading…" }));
+  fill(root, h("h1", { text: username }), body);
+  let live = true;
+  context.api.get("/v1/players/{username}", { path: { username } }).then((player) => {
+    if (!live) return;
+    const columns = /** @type {[keyof Tally, string][]} */ ([
+      ["played", "Played"], ["won", "Won"], ["playing", "Playing"], ["resigned", "Resigned"],
+      ["timed_out", "Timed out"], ["aborted", "Called off"],
+    ]);
+    const rowOf = (/** @type {string} */ name, /** @type {Tally} */ tally) => h("tr", { "data-preset": name },
+      h("th", { scope: "row", text: name }), columns.map(([key]) => h("td", { text: String(tally[key]) })));
+    fill(body, 
+      h("p", {}, "A player since ", timeElement(player.member_since), ".",
+        player.private_included ? " Your private matches are counted here too; others see your public ones only." : ""),
+      h("div", { class: "table-scroll" }, h("table", { class: "tally" },
+        h("caption", { text: "Matches" }),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Preset" }), columns.map(([, text]) => h("th", { scope: "col", text })))),
+        h("tbody", {}, rowOf("all", player.matches), player.by_preset.map((tally) => rowOf(tally.preset, tally))))),
+      player.private_included ? h("p", {}, h("a", { href: "#/mine", text: "Your matches" })) : null);
+  }, (error) => {
+    if (live) fill(body, h("p", { class: "error", role: "alert", text: explain(error) }));
+  });
+  return () => { live = false; };
+}

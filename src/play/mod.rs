@@ -1,0 +1,127 @@
+//! The reference web client (`GET /play`): plain JavaScript modules, a style sheet and a page,
+//! built into the binary so `cargo run` serves a table a person can sit at with nothing to
+//! install or download. The client talks to the server only through the public API (the same
+//! operations as any third-party client; `tests/play/run.py` lists every request it makes), so
+//! it works as well from any other origin that serves these files.
+//!
+//! This module only holds the files; `http/play.rs` serves them.
+
+use std::sync::LazyLock;
+
+use sha2::{Digest, Sha256};
+
+/// One file of the client.
+#[derive(Debug)]
+pub struct Asset {
+    /// Its path under `/play/` (`app.js`).
+    pub path: &'static str,
+    /// Its `Content-Type`.
+    pub content_type: &'static str,
+    /// Its bytes.
+    pub bytes: &'static [u8],
+    /// A strong `ETag` of its bytes, quoted.
+    pub etag: String,
+}
+
+/// `(path, content type, bytes)` of every file in `src/play/client` (a test keeps the list
+/// complete).
+macro_rules! assets {
+    ($(($path:literal, $content_type:expr)),* $(,)?) => {
+        [$(($path, $content_type, include_bytes!(concat!("client/", $path)) as &[u8])),*]
+    };
+}
+
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+
+const FILES: [(&str, &str, &[u8]); 27] = assets![
+    ("index.html", "text/html; charset=utf-8"),
+    ("style.css", "text/css; charset=utf-8"),
+    ("favicon.svg", "image/svg+xml"),
+    ("app.js", JAVASCRIPT),
+    ("api.js", JAVASCRIPT),
+    ("session.js", JAVASCRIPT),
+    ("live.js", JAVASCRIPT),
+    ("dom.js", JAVASCRIPT),
+    ("cards.js", JAVASCRIPT),
+    ("words.js", JAVASCRIPT),
+    ("board.js", JAVASCRIPT),
+    ("moves.js", JAVASCRIPT),
+    ("lobby.js", JAVASCRIPT),
+    ("ruleform.js", JAVASCRIPT),
+    ("mine.js", JAVASCRIPT),
+    ("inbox.js", JAVASCRIPT),
+    ("table.js", JAVASCRIPT),
+    ("replay.js", JAVASCRIPT),
+    ("player.js", JAVASCRIPT),
+    ("settings.js", JAVASCRIPT),
+    ("types.js", JAVASCRIPT),
+    ("account.js", JAVASCRIPT),
+    ("book.js", JAVASCRIPT),
+    ("seats.js", JAVASCRIPT),
+    ("results.js", JAVASCRIPT),
+    ("waiting.js", JAVASCRIPT),
+    ("chatter.js", JAVASCRIPT),
+];
+
+static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
+    FILES
+        .iter()
+        .map(|&(path, content_type, bytes)| Asset {
+            path,
+            content_type,
+            bytes,
+            etag: format!("\"{}\"", &hex::encode(Sha256::digest(bytes))[..32]),
+        })
+        .collect()
+});
+
+/// The file at `path` under `/play/` (`""` is the page itself).
+pub fn asset(path: &str) -> Option<&'static Asset> {
+    let path = if path.is_empty() { "index.html" } else { path };
+    ASSETS.iter().find(|asset| asset.path == path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client_dir() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/play/client")
+    }
+
+    /// A file added to the client is served, and nothing listed is missing.
+    #[test]
+    fn every_file_of_the_client_is_served() {
+        let mut on_disk: Vec<String> = std::fs::read_dir(client_dir())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        let mut listed: Vec<String> = FILES.iter().map(|(path, ..)| path.to_string()).collect();
+        on_disk.sort();
+        listed.sort();
+        assert_eq!(listed, on_disk);
+    }
+
+    /// Every module a script imports is one of the served files.
+    #[test]
+    fn every_import_names_a_served_module() {
+        let import = regex::Regex::new(r#"(?m)^\s*import\s[^;]*?from\s+"\./([^"]+)";"#).unwrap();
+        for (path, _, bytes) in FILES.iter().filter(|(path, ..)| path.ends_with(".js")) {
+            let text = std::str::from_utf8(bytes).unwrap();
+            for found in import.captures_iter(text) {
+                assert!(
+                    asset(&found[1]).is_some(),
+                    "{path} imports ./{}, which is not served",
+                    &found[1]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_page_is_the_index() {
+        assert_eq!(asset("").unwrap().path, "index.html");
+        assert!(asset("../Cargo.toml").is_none());
+        assert_ne!(asset("app.js").unwrap().etag, asset("api.js").unwrap().etag);
+    }
+}
