@@ -16,11 +16,12 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start(binary, database, **settings):
+def start(binary, database, port=None, **settings):
     """Starts `binary` on `database` (with any further settings as environment variables) and
-    waits for `/healthz`: the process and the server's address. Raises SystemExit when it does
-    not come up."""
-    port = free_port()
+    waits for `/healthz`: the process and the server's address. `port` is free by default (give
+    the old one to restart a server where its clients look for it). Raises SystemExit when it
+    does not come up."""
+    port = port or free_port()
     server = f"http://127.0.0.1:{port}"
     environment = dict(
         os.environ,

@@ -105,8 +105,8 @@ export function cardImage(code, options = {}) {
   picture.appendChild(corner(`rotate(180 ${WIDTH / 2} ${HEIGHT / 2})`));
   if (["J", "Q", "K"].includes(card.rank)) {
     picture.appendChild(s("rect", { class: "court", x: 24, y: 30, width: 52, height: 80, rx: 5 }));
-    picture.appendChild(s("text", { class: "ink court-rank", x: 50, y: 78, "text-anchor": "middle" }, card.rank));
-    picture.appendChild(suitShape(card.suit, 38, 84, 24));
+    picture.appendChild(s("text", { class: "ink court-rank", x: 50, y: 70, "text-anchor": "middle" }, card.rank));
+    picture.appendChild(suitShape(card.suit, 39, 80, 22));
   } else {
     const size = card.rank === "A" ? 48 : 36;
     picture.appendChild(suitShape(card.suit, 50 - size / 2, 70 - size / 2, size));

@@ -115,6 +115,24 @@ export function presetOf(summary, catalog) {
 }
 
 /**
+ * A table's rules in a few words: the nearest preset and how many options differ from it
+ * ("standard with 1 house rule, 2 seats, one hand").
+ * @param {MatchSummary} summary
+ * @param {RulesCatalog} catalog
+ */
+export function tableRules(summary, catalog) {
+  const ours = /** @type {Record<string, unknown>} */ (summary.rules);
+  let best = { name: "custom", changed: Infinity };
+  for (const preset of catalog.presets) {
+    const theirs = /** @type {Record<string, unknown>} */ (preset.rules);
+    const changed = Object.keys(ours).filter((key) => key !== "players" && JSON.stringify(ours[key]) !== JSON.stringify(theirs[key])).length;
+    if (changed < best.changed) best = { name: preset.name, changed };
+  }
+  const name = best.changed === 0 ? best.name : `${best.name} with ${plural(best.changed, "house rule")}`;
+  return rulesText(summary.rules, name);
+}
+
+/**
  * @param {RulesCatalog} catalog
  * @param {{preset: string, seats: string, clock: string}} filters
  * @param {() => void} changed
@@ -161,7 +179,7 @@ function tableRow(summary, catalog, context) {
   return h("li", { class: "match-row", "data-match": summary.id },
     h("a", { href: `#/match/${summary.id}`, class: "match-link" },
       h("strong", { text: `${host}'s table` }),
-      h("span", { text: ` · ${rulesText(summary.rules, presetOf(summary, catalog))}` })),
+      h("span", { text: ` · ${tableRules(summary, catalog)}` })),
     h("span", { class: "muted", text: `${summary.seats.length} of ${summary.seat_count} seats taken, ${plural(free, "free seat")}` }),
     h("span", { class: "muted", text: summary.clock ? clockText(summary.clock.turn_seconds, summary.clock.bank_seconds) : "no clock" }),
     me && !seated ? join : null, error);

@@ -4,8 +4,7 @@
 
 import { explain } from "./api.js";
 import { duration, fill, h, timeElement } from "./dom.js";
-import { presetOf } from "./lobby.js";
-import { rulesText } from "./words.js";
+import { tableRules } from "./lobby.js";
 
 /** @typedef {import("./types.js").MatchSummary} MatchSummary */
 /** @typedef {import("./types.js").RulesCatalog} RulesCatalog */
@@ -140,7 +139,7 @@ function row(summary, catalog, me) {
   return h("li", { class: `match-row ${summary.status}`, "data-match": summary.id, "data-status": summary.status },
     h("a", { href: `#/match/${summary.id}`, class: "match-link" },
       h("strong", { text: others.length ? `with ${others.join(", ")}` : "alone so far" }),
-      h("span", { text: ` · ${rulesText(summary.rules, presetOf(summary, catalog))}` })),
+      h("span", { text: ` · ${tableRules(summary, catalog)}` })),
     h("span", { class: `state ${summary.status}`, text: state }),
     deadline ? h("span", { class: "deadline", "data-deadline": deadline }) : null,
     h("span", { class: "muted" }, "updated ", timeElement(summary.updated_at)));

@@ -33,11 +33,11 @@ export function mountReplay(root, context, route) {
   const playButton = h("button", { type: "button", "data-action": "play", text: "Play" });
   const step = (/** @type {number} */ by) => go(Number(scrubber.value) + by);
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay" },
-    h("button", { type: "button", "data-action": "first", "aria-label": "To the start", text: "⏮", onclick: () => go(0) }),
+    h("button", { type: "button", "data-action": "first", "aria-label": "To the start", text: "«", onclick: () => go(0) }),
     h("button", { type: "button", "data-action": "back", "aria-label": "One event back", text: "◀", onclick: () => step(-1) }),
     h("label", { for: "replay-at", text: "Event" }), scrubber, position,
     h("button", { type: "button", "data-action": "forward", "aria-label": "One event on", text: "▶", onclick: () => step(1) }),
-    h("button", { type: "button", "data-action": "last", "aria-label": "To the end", text: "⏭", onclick: () => go(Number(scrubber.max)) }),
+    h("button", { type: "button", "data-action": "last", "aria-label": "To the end", text: "»", onclick: () => go(Number(scrubber.max)) }),
     playButton);
   const page = h("div", { class: "replay-page", "data-match": id },
     h("h1", { text: "Replay" }),

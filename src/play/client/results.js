@@ -18,7 +18,7 @@ export function handResult(result, names) {
   const outcome = result.outcome.kind === "went_out"
     ? `${names.of(result.outcome.seat)} went out.`
     : "The hand was blocked: the stock is empty and nobody could play.";
-  const winners = result.winners.length ? `Won by ${names.list(result.winners)}.` : "Nobody won it.";
+  const winners = result.winners.length ? `Won by ${names.list(result.winners, { capital: false })}.` : "Nobody won it.";
   return h("section", { class: "panel hand-result", "aria-labelledby": "hand-result-title", "data-hand": result.hand },
     h("h2", { id: "hand-result-title", text: `Hand ${result.hand}` }),
     h("p", { text: `${outcome} ${winners}` }),
@@ -51,7 +51,7 @@ export function matchResult(summary, names, actions) {
   }[result.ended_by];
   const winners = result.winners.map((winner) => winner.seat);
   return h("section", { class: "panel match-result", "aria-labelledby": "match-result-title", "data-ended-by": result.ended_by },
-    h("h2", { id: "match-result-title", text: winners.length ? `${names.list(winners)} ${winners.length === 1 && winners[0] !== names.yourSeat ? "wins" : "win"}!` : "No winner" }),
+    h("h2", { id: "match-result-title", text: winners.length ? `${names.win(winners)}!` : "No winner" }),
     h("p", { text: how }),
     result.totals.length ? h("ol", { class: "final-totals" }, result.totals.map((total, seat) =>
       h("li", { "data-final-seat": seat, "data-total": total, class: winners.includes(seat) ? "winner" : "" },

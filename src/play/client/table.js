@@ -14,13 +14,13 @@ import { cardImage, cardName, cardShort } from "./cards.js";
 import { keepAtEnd, logLines, talkLines } from "./chatter.js";
 import { announce, fill, find, h } from "./dom.js";
 import { Follower } from "./live.js";
-import { presetOf } from "./lobby.js";
+import { tableRules } from "./lobby.js";
 import { LegalMoves } from "./moves.js";
 import { downloadExport } from "./replay.js";
 import { handResult, matchResult } from "./results.js";
 import { seatList, tickClocks } from "./seats.js";
 import { waitingRoom } from "./waiting.js";
-import { EVENT_TYPES, NOTE_TYPES, Names, PILE_NAMES, actionText, eventText, rulesText } from "./words.js";
+import { EVENT_TYPES, NOTE_TYPES, Names, PILE_NAMES, actionText, eventText } from "./words.js";
 
 /** @typedef {import("./types.js").MatchView} MatchView */
 /** @typedef {import("./types.js").MatchSummary} MatchSummary */
@@ -259,7 +259,9 @@ class TablePage {
 
   /** @param {Notification} notification */
   notice(notification) {
-    if (notification.type === "seat_joined" || notification.type === "seat_left" || notification.type === "match_started") {
+    // Joins and rematch offers are not in the match's log: the account stream says so.
+    const about = notification.type === "rematch_offered" ? notification.data.previous_match_id : notification.data.match_id;
+    if (about === this.id && ["seat_joined", "seat_left", "match_started", "rematch_offered"].includes(notification.type)) {
       void this.reloadSummary();
     }
   }
@@ -286,7 +288,7 @@ class TablePage {
     const focused = document.activeElement?.closest?.("[data-focus]")?.getAttribute("data-focus") ?? null;
     const summary = this.summary;
     this.context.catalog().then((catalog) => {
-      this.title.textContent = `${summary.seats[0]?.username ?? "A"}'s table · ${rulesText(summary.rules, presetOf(summary, catalog))}`;
+      this.title.textContent = `${summary.seats[0]?.username ?? "A"}'s table · ${tableRules(summary, catalog)}`;
     }, () => {});
     this.context.title(this.view?.status === "playing" && this.myTurn() ? "Your turn" : "Table");
     this.renderLinks();
@@ -294,6 +296,7 @@ class TablePage {
     this.waitingArea.hidden = !open;
     this.tableArea.hidden = open;
     this.element.dataset.status = summary.status;
+    this.element.dataset.busy = String(this.busy);
     if (open) {
       fill(this.waitingArea, waitingRoom(summary, this.context, {
         code: this.code,
@@ -372,9 +375,9 @@ class TablePage {
   /** @param {MatchView} view */
   renderHand(view) {
     const seat = view.your_seat;
-    this.handArea.hidden = seat === null || seat === undefined;
-    if (seat === null || seat === undefined) return;
     const cards = view.hand ?? [];
+    this.handArea.hidden = seat === null || seat === undefined || (cards.length === 0 && view.status !== "playing");
+    if (this.handArea.hidden) return;
     const mine = this.myTurn() && !this.busy && view.status === "playing";
     const legal = new LegalMoves(mine ? view.legal_actions : []);
     const hinted = this.hint?.action.type === "play" ? this.hint.action.card : null;

@@ -69,7 +69,7 @@ export class Names {
     if (seat === this.yourSeat) return options.capital === false ? "you" : "You";
     const taken = this.summary?.seats.find((info) => info.seat === seat);
     if (!taken) return `Seat ${seat + 1}`;
-    if (taken.bot) return `${options.capital === false ? "the" : "The"} ${taken.bot} bot (seat ${seat + 1})`;
+    if (taken.bot) return `${options.capital === false ? "the" : "The"} ${this.player(seat)}`;
     return taken.username;
   }
 
@@ -80,17 +80,31 @@ export class Names {
   player(seat) {
     const taken = this.summary?.seats.find((info) => info.seat === seat);
     if (!taken) return `Seat ${seat + 1}`;
-    return taken.bot ? `${taken.bot} bot` : taken.username;
+    if (!taken.bot) return taken.username;
+    // Two bots of one level are told apart by their seats.
+    const twin = this.summary?.seats.some((info) => info.seat !== seat && info.bot === taken.bot);
+    return twin ? `${taken.bot} bot of seat ${seat + 1}` : `${taken.bot} bot`;
   }
 
   /**
-   * A list of seats in words: "Maya and Leo".
+   * A list of seats in words: "Maya and Leo", "Leo and you".
    * @param {number[]} seats
+   * @param {{capital?: boolean}} [options] Whether the list starts a sentence.
    */
-  list(seats) {
-    const names = seats.map((seat) => this.of(seat));
-    if (names.length <= 1) return names[0] ?? "nobody";
+  list(seats, options = {}) {
+    const names = seats.map((seat, index) => this.of(seat, { capital: index === 0 && options.capital !== false }));
+    if (names.length <= 1) return names[0] ?? (options.capital === false ? "nobody" : "Nobody");
     return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  }
+
+  /**
+   * "Maya wins", "you win", "Maya and Leo win".
+   * @param {number[]} seats
+   * @param {{capital?: boolean}} [options]
+   */
+  win(seats, options = {}) {
+    const one = seats.length === 1 && seats[0] !== this.yourSeat;
+    return `${this.list(seats, options)} ${one ? "wins" : "win"}`;
   }
 
   /**
@@ -112,7 +126,7 @@ export class Names {
 export function eventText(event, names) {
   switch (event.type) {
     case "hand_dealt":
-      return `Hand ${event.hand} is dealt (${names.of(event.dealer)} ${event.dealer === names.yourSeat ? "deal" : "deals"}); ` +
+      return `Hand ${event.hand} is dealt (${names.of(event.dealer, { capital: false })} ${event.dealer === names.yourSeat ? "deal" : "deals"}); ` +
         `${event.layout.map(cardShort).join(" ")} turned up on N E S W; ${plural(event.stock_count, "card")} in the stock.`;
     case "turn_started":
       return `${names.of(event.seat)}${event.seat === names.yourSeat ? "r" : "'s"} turn.`;
@@ -138,9 +152,9 @@ export function eventText(event, names) {
       return event.passed ? `${names.of(event.seat)} passed.` : `${names.of(event.seat)} ended the turn.`;
     case "hand_ended": {
       const outcome = event.outcome.kind === "went_out"
-        ? `${names.of(event.outcome.seat)} went out`
+        ? `${names.of(event.outcome.seat, { capital: false })} went out`
         : "the hand is blocked";
-      const winners = event.winners.length ? `; ${names.list(event.winners)} ${event.winners.length === 1 && event.winners[0] !== names.yourSeat ? "wins" : "win"} it` : "";
+      const winners = event.winners.length ? `; ${names.win(event.winners, { capital: false })} it` : "";
       return `Hand ${event.hand} is over: ${outcome}${winners}.`;
     }
     case "seat_out":
@@ -149,7 +163,7 @@ export function eventText(event, names) {
     case "match_aborted":
       return `${names.of(event.seat)} called the match off.`;
     case "game_ended":
-      return `The match is over: ${names.list(event.winners)} ${event.winners.length === 1 && event.winners[0] !== names.yourSeat ? "wins" : "win"}.`;
+      return event.winners.length ? `The match is over: ${names.win(event.winners, { capital: false })}.` : "The match is over.";
     case "deadline_near":
       return `${names.of(event.seat)} ${event.seat === names.yourSeat ? "have" : "has"} a tenth of the turn's time left.`;
     case "bot_stood_in":

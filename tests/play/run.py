@@ -1,0 +1,723 @@
+#!/usr/bin/env python3
+"""The reference web client at /play in a browser (issue 18), as people use it:
+
+1. its modules type-check: `tsc --checkJs --strict` against the types openapi-typescript
+   generates from openapi/openapi.json (the pinned tools of tests/clients);
+2. two people register in two browsers and play a whole 2-player match to its end only by
+   clicking (and once dragging) legal moves: one at a desktop on the server's own /play, the
+   other on a phone (390×844, by taps) on a copy of the client served from another origin
+   (CORS, stream tickets); a spectator without an account watches, and their page never
+   shows a card of a hand (checked against the finished match's replays, every hand open);
+   the totals shown are the API's, the downloaded export verifies, the talk is text, a
+   rematch is offered and accepted;
+3. one person plays a whole solo match against two bots with the keyboard alone;
+4. the replay scrubber shows each position the API's replay gives;
+5. a page follows its match across a server restart, without reloading;
+6. axe-core finds no serious or critical violation on the lobby, a table, a hand's end and
+   a replay; screenshots of those at both sizes are written (none blank);
+7. every request any page makes is an operation of the OpenAPI description.
+
+    python3 tests/play/run.py target/debug/kings-corner [--screenshots DIR]
+
+Needs Chromium (Debian's `chromium`, or CHROMIUM=/path), `npm ci` in tests/clients and in this
+folder, and requirements.txt. Exits non-zero, saying why, when anything fails.
+"""
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+CLIENT = ROOT / "src" / "play" / "client"
+DESCRIPTION = ROOT / "openapi" / "openapi.json"
+TOOLS = ROOT / "tests" / "clients" / "node_modules" / ".bin"
+AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
+sys.path.insert(0, str(HERE.parent / "support"))
+import local_server  # noqa: E402
+
+PASSWORD = "correct horse battery"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+WAIT = 20_000  # milliseconds: the longest any single step may take
+
+
+def fail(message):
+    raise SystemExit(f"FAILED: {message}")
+
+
+def expect(condition, message):
+    if not condition:
+        fail(message)
+
+
+def step(text):
+    print(f"-- {text}", flush=True)
+
+
+# ---- 1. the type check ----------------------------------------------------------------------
+
+def typecheck():
+    generated = HERE / "generated"
+    generated.mkdir(exist_ok=True)
+    for command in (
+        [str(TOOLS / "openapi-typescript"), str(DESCRIPTION), "-o", str(generated / "kc-openapi.d.ts")],
+        [str(TOOLS / "tsc"), "-p", str(HERE / "tsconfig.json")],
+    ):
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            fail(f"{' '.join(command[:1])}:\n{result.stdout}{result.stderr}")
+    modules = sorted(path.name for path in CLIENT.glob("*.js"))
+    print(f"ok: tsc --checkJs --strict passes on {len(modules)} modules against the description's types")
+
+
+# ---- the server, the API, and the pages' requests -------------------------------------------
+
+class Server:
+    """The binary on one SQLite file and one port, which a restart keeps."""
+
+    def __init__(self, binary, database, **settings):
+        self.binary, self.database, self.settings = binary, database, settings
+        self.process, self.address = local_server.start(binary, database, **settings)
+        self.port = int(self.address.rsplit(":", 1)[1])
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def restart(self):
+        self.stop()
+        self.process, _ = local_server.start(self.binary, self.database, port=self.port, **self.settings)
+
+    def call(self, method, path, token=None, body=None):
+        request = urllib.request.Request(self.address + path, method=method)
+        if token:
+            request.add_header("authorization", f"Bearer {token}")
+        data = None
+        if body is not None:
+            request.add_header("content-type", "application/json")
+            data = json.dumps(body).encode()
+        try:
+            with urllib.request.urlopen(request, data) as response:
+                text = response.read()
+                return response.status, json.loads(text) if text else None
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def token(self, username):
+        status, pair = self.call("POST", "/v1/auth/login", body={"username": username, "password": PASSWORD})
+        expect(status == 200, f"login of {username} answered {status}")
+        return pair["access_token"]
+
+
+class Audit:
+    """Every request a page makes to the API must be an operation of the description, with
+    query parameters that operation takes; the client's own files are the only others."""
+
+    def __init__(self, api_origin):
+        self.api_origin = api_origin
+        api = json.loads(DESCRIPTION.read_text())
+        self.operations = []
+        for path, item in api["paths"].items():
+            pattern = re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "$")
+            for method, operation in item.items():
+                names = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
+                self.operations.append((method.upper(), pattern, path, names))
+        self.seen = {}
+        self.wrong = []
+
+    def watch(self, context, client_origins):
+        def check(request):
+            url = urllib.parse.urlsplit(request.url)
+            origin = f"{url.scheme}://{url.netloc}"
+            if origin in client_origins and not url.path.startswith("/v1/"):
+                if origin == self.api_origin and not url.path.startswith("/play/"):
+                    self.wrong.append(f"{request.method} {request.url}: not a file of the client")
+                return  # the page's own files
+            if url.scheme in ("data", "blob"):
+                return
+            if origin != self.api_origin:
+                self.wrong.append(f"{request.method} {request.url}: neither the API nor the client")
+                return
+            query = set(urllib.parse.parse_qs(url.query, keep_blank_values=True))
+            for method, pattern, template, names in self.operations:
+                if method == request.method and pattern.match(url.path):
+                    if not query <= names:
+                        self.wrong.append(f"{request.method} {request.url}: {template} takes no {sorted(query - names)}")
+                    self.seen[(method, template)] = self.seen.get((method, template), 0) + 1
+                    return
+            if request.method == "OPTIONS":
+                return  # a CORS preflight, which the browser makes for an operation
+            self.wrong.append(f"{request.method} {request.url}: no such operation")
+        context.on("request", check)
+
+    def report(self):
+        expect(not self.wrong, "requests that are not operations of the description:\n" + "\n".join(self.wrong[:20]))
+        total = sum(self.seen.values())
+        print(f"ok: all {total} requests to the API were operations of the description "
+              f"({len(self.seen)} different ones)")
+
+
+class Pages:
+    """The browser: contexts that record page errors and content security policy refusals."""
+
+    def __init__(self, playwright, audit, client_origins):
+        chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+        self.browser = playwright.chromium.launch(
+            executable_path=chromium, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+        self.audit, self.client_origins = audit, client_origins
+        self.problems = []
+
+    def context(self, **options):
+        context = self.browser.new_context(**options)
+        self.audit.watch(context, self.client_origins)
+        # Browser notifications, recorded (the page asks for them on the player's word).
+        context.add_init_script("""
+          window.__kcNotified = [];
+          if (window.Notification) {
+            const Real = window.Notification;
+            window.Notification = class extends Real {
+              constructor(title, options) { window.__kcNotified.push(title); super(title, options); }
+            };
+          }
+        """)
+        return context
+
+    def page(self, context):
+        page = context.new_page()
+        page.set_default_timeout(WAIT)
+        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        page.on("console", lambda message: self.problems.append(f"console: {message.text}")
+                if message.type == "error" and ("Content Security Policy" in message.text or "Refused to" in message.text)
+                else None)
+        return page
+
+    def report(self):
+        expect(not self.problems, "the pages failed:\n" + "\n".join(self.problems[:20]))
+
+
+def serve_client(port):
+    """A copy of the client on another origin, as a third party would host it."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    handler = functools.partial(Quiet, directory=str(CLIENT))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+# ---- what a person does on a page -----------------------------------------------------------
+
+def wait_until(page, predicate, arg=None, timeout=WAIT):
+    """Polls a function in the page until it answers true. (Playwright's `wait_for_function`
+    evaluates a string inside the page, which the client's content security policy forbids;
+    `evaluate` does not.)"""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        if page.evaluate(predicate, arg):
+            return
+        if time.monotonic() > deadline:
+            fail(f"waited {timeout / 1000:.0f} s for {predicate}")
+        time.sleep(0.05)
+
+
+def register(page, base, username):
+    page.goto(f"{base}#/login")
+    page.fill("#register-username", username)
+    page.fill("#register-password", PASSWORD)
+    page.click("form[data-form=register] button[type=submit]")
+    page.wait_for_selector("#site-account .me")
+    expect(page.inner_text("#site-account .me") == username, f"{username} is shown as logged in")
+
+
+def table_state(page):
+    return page.evaluate("""() => {
+      const table = document.querySelector('.table-page');
+      if (!table) return null;
+      return { status: table.dataset.status, version: Number(table.dataset.version || -1),
+               busy: table.dataset.busy === 'true',
+               mine: !!document.querySelector('.banner.mine') && table.dataset.busy !== 'true' };
+    }""")
+
+
+def wait_settled(page, before):
+    """After a move: until the page shows a later version (or an answer that refused it)."""
+    wait_until(
+        page,
+        "(before) => { const t = document.querySelector('.table-page');"
+        " return t && t.dataset.busy !== 'true' && (Number(t.dataset.version) > before || document.querySelector('.toast.error')); }",
+        arg=before)
+    error = page.query_selector(".toast.error")
+    if error:
+        fail(f"a move was refused: {error.inner_text()}")
+
+
+def move_by_pointer(page, rng, tap=False, drag=False, chosen_then=None):
+    """One legal move, chosen on the page as a person would: a playable card (or a pile that
+    can move) and then a lit pile; else drawing or ending the turn. Clicks, taps, or a drag.
+    Elements are found again by what they show (`data-card`, `data-pile`) at each step: the
+    page draws itself anew whenever the table changes. `chosen_then` is called once the
+    choice is made and its piles are lit."""
+    state = table_state(page)
+    press = (lambda locator: locator.tap()) if tap else (lambda locator: locator.click())
+    cards = page.eval_on_selector_all(".hand .card-button.playable", "(items) => items.map((i) => i.dataset.card)")
+    piles = page.eval_on_selector_all(".felt .pile.movable", "(items) => items.map((i) => i.dataset.pile)")
+    if cards or piles:
+        chosen = (page.locator(f".hand .card-button.playable[data-card='{rng.choice(cards)}']") if cards
+                  else page.locator(f".felt .pile.movable[data-pile='{rng.choice(piles)}']")).first
+        if drag:
+            chosen.scroll_into_view_if_needed()
+            box = chosen.bounding_box()
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.mouse.down()
+            page.mouse.move(box["x"] + box["width"] / 2 + 12, box["y"] + 20, steps=3)
+            page.wait_for_selector(".felt .pile.target")
+            targets = page.eval_on_selector_all(".felt .pile.target", "(items) => items.map((i) => i.dataset.pile)")
+            target = page.locator(f".felt .pile[data-pile='{rng.choice(targets)}']").bounding_box()
+            page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
+            page.mouse.up()
+        else:
+            press(chosen)
+            page.wait_for_selector(".felt .pile.target")
+            if chosen_then:
+                chosen_then()
+            targets = page.eval_on_selector_all(".felt .pile.target", "(items) => items.map((i) => i.dataset.pile)")
+            press(page.locator(f".felt .pile.target[data-pile='{rng.choice(targets)}']"))
+        answer = page.locator("dialog.chooser[open] [data-answer]")
+        if answer.count():
+            press(answer.first)
+    else:
+        button = page.locator("[data-action=draw], [data-action=end_turn]").first
+        expect(button.count(), "a turn with nothing to do offers neither draw nor end_turn")
+        press(button)
+    wait_settled(page, state["version"])
+
+
+def tab_to(page, selector, limit=250):
+    """Presses Tab until the focused element matches `selector`; whether it got there."""
+    for _ in range(limit):
+        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector):
+            return True
+        page.keyboard.press("Tab")
+    return False
+
+
+def move_by_keyboard(page):
+    """One legal move with the keyboard alone: Tab to a playable card (or a movable pile),
+    Enter, then Enter on the pile the focus moves to; else Tab to draw or end the turn."""
+    state = table_state(page)
+    if page.query_selector(".hand .card-button.playable") or page.query_selector(".felt .pile.movable"):
+        selector = ".hand .card-button.playable" if page.query_selector(".hand .card-button.playable") else ".felt .pile.movable"
+        expect(tab_to(page, selector), f"Tab reaches {selector}")
+        page.keyboard.press("Enter")
+        wait_until(page, "() => document.activeElement && document.activeElement.matches('.pile.target')")
+        page.keyboard.press("Enter")
+        if page.query_selector("dialog.chooser[open]"):
+            page.keyboard.press("Enter")  # the first answer has the focus
+    else:
+        selector = "[data-action=draw]" if page.query_selector("[data-action=draw]") else "[data-action=end_turn]"
+        expect(tab_to(page, selector), f"Tab reaches {selector}")
+        page.keyboard.press("Enter")
+    wait_settled(page, state["version"])
+
+
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def short(card):
+    """A card as the page writes it in words: "7H" is "7♥" (cards.js's cardShort)."""
+    return card if card == "JK" else card[:-1] + SUITS[card[-1]]
+
+
+def spectator_snapshot(page):
+    """The last number the spectator's page has seen, and every card code on it."""
+    return page.evaluate("""() => {
+      const table = document.querySelector('.table-page');
+      const seqs = [...document.querySelectorAll('.log [data-seq]')].map((li) => Number(li.dataset.seq));
+      const cards = new Set();
+      for (const element of document.querySelectorAll('[data-card]')) cards.add(element.dataset.card);
+      for (const element of document.querySelectorAll('[data-cards]')) {
+        for (const card of element.dataset.cards.split(' ')) if (card) cards.add(card);
+      }
+      const text = document.querySelector('main').innerText;
+      return { at: Math.max(Number(table?.dataset.version ?? 0), ...seqs, 0), cards: [...cards],
+               ended: !!document.querySelector('.log .hand_ended'), status: table?.dataset.status, text };
+    }""")
+
+
+def axe(page, where):
+    page.evaluate(AXE.read_text() + "\n;0")
+    violations = page.evaluate("""async () => {
+      const result = await axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')})`);
+    }""")
+    expect(not violations, f"axe-core on {where}:\n" + "\n".join(violations))
+    print(f"ok: axe-core finds no serious or critical violation on {where}")
+
+
+def screenshots(page, directory, name):
+    """The page at a desktop's size and a phone's, both checked not blank."""
+    before = page.viewport_size
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        path = directory / f"{name}-{label}.png"
+        page.screenshot(path=str(path), full_page=True)
+        with Image.open(path) as image:
+            colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
+            expect(colours is None or len(colours) > 50, f"{path.name} is blank ({len(colours or [])} colours)")
+            width, height = image.size
+        expect(width >= size["width"] and height >= size["height"] * 0.9, f"{path.name} is {width}×{height}")
+    page.set_viewport_size(before)
+
+
+# ---- the scenarios --------------------------------------------------------------------------
+
+def play_to_the_end(maya, leo, rng, shots, progress, watcher=None, snapshots=None):
+    """Maya (clicks, her first card by a drag) and Leo (taps) play until the match ends; the
+    spectator's page is sampled after every move. `progress` records what has been seen: the
+    drag, the table's screenshot with a card chosen, Leo told of his turn."""
+    moves = {"maya": 0, "leo": 0}
+    deadline = time.monotonic() + 600
+    while True:
+        if watcher:
+            snapshot = spectator_snapshot(watcher)
+            if not snapshot["ended"] and snapshot["status"] == "playing":
+                snapshots.append(snapshot)
+        states = {name: table_state(page) for name, page in (("maya", maya), ("leo", leo))}
+        if all(state["status"] in ("finished", "aborted") for state in states.values()):
+            return moves
+        expect(time.monotonic() < deadline, "the match did not end within 10 minutes")
+        if states["leo"]["mine"] and not progress["leo_told"]:
+            # While Leo is to move: his page's title counts the match, and his browser told him.
+            wait_until(leo, "() => /^\\(1\\) /.test(document.title)")
+            wait_until(leo, "() => window.__kcNotified.includes('Your turn')")
+            progress["leo_told"] = True
+        if states["maya"]["mine"]:
+            playable = bool(maya.query_selector(".hand .card-button.playable"))
+            drag = playable and not progress["dragged"]
+            show = None
+            if playable and not drag and not progress["shown"]:
+                def show():
+                    wait_until(maya, "() => !document.querySelector('.toast')", timeout=8000)
+                    axe(maya, "a table mid-hand, a card chosen")
+                    screenshots(maya, shots, "table")
+                progress["shown"] = True
+            move_by_pointer(maya, rng, drag=drag, chosen_then=show)
+            progress["dragged"] = progress["dragged"] or drag
+            moves["maya"] += 1
+        elif states["leo"]["mine"]:
+            move_by_pointer(leo, rng, tap=True)
+            moves["leo"] += 1
+        else:
+            maya.wait_for_timeout(100)
+
+
+def two_people(pages, server, other_origin, shots, rng):
+    step("two people, two browsers: a whole match by clicks and taps, a spectator, a rematch")
+    here = f"{server.address}/play/"
+    there = f"{other_origin}/?api={urllib.parse.quote(server.address)}"
+    maya_context = pages.context(viewport=DESKTOP)
+    leo_context = pages.context(viewport=PHONE, has_touch=True, is_mobile=True, permissions=["notifications"])
+    watcher_context = pages.context(viewport=DESKTOP)
+    maya, leo, watcher = pages.page(maya_context), pages.page(leo_context), pages.page(watcher_context)
+    register(maya, here, "maya")
+    register(leo, there, "leo")
+
+    # Maya creates a table from the form the catalog generates: standard, one hand.
+    maya.wait_for_selector("form[data-form=create]")
+    axe(maya, "the lobby")
+    screenshots(maya, shots, "lobby")
+    maya.fill("#create-seats", "2")
+    maya.click(".rules-form details summary")
+    maya.select_option("#create-game_end", label="One hand.")
+    maya.fill("#create-hand_size", "10")
+    expect("2 changed" in maya.inner_text(".rules-form summary"), "the form counts the house rules")
+    maya.click("form[data-form=create] button[type=submit]")
+    maya.wait_for_selector(".waiting")
+    match = maya.evaluate("() => document.querySelector('.table-page').dataset.match")
+    status, summary = server.call("GET", f"/v1/matches/{match}")
+    expect(status == 200 and summary["rules"]["game_end"] == {"single_hand": True} and summary["rules"]["hand_size"] == 10,
+           f"the table's rules: {summary}")
+
+    # Leo, on the phone and the other origin, asks to be notified and joins from the lobby.
+    leo.goto(f"{there}#/mine")
+    leo.click("[data-action=notify]")
+    leo.wait_for_selector("[data-action=notify]", state="detached")
+    leo.goto(f"{there}#/")
+    leo.wait_for_selector(f"[data-join='{match}']")
+    leo.tap(f"[data-join='{match}']")
+    for page in (maya, leo):
+        page.wait_for_selector(".table-area:not([hidden])")
+    watcher.goto(f"{here}#/match/{match}")
+    watcher.wait_for_selector(".table-area:not([hidden])")
+    expect(not watcher.query_selector(".hand-area:not([hidden]) .hand"), "a spectator has no hand")
+
+    # Talk: text only; a bidirectional override is refused with the server's words.
+    maya.fill("#talk-text", "<b>good luck</b> &amp; have fun")
+    maya.click("form[data-form=talk] button[type=submit]")
+    leo.wait_for_selector(".talk .talk-line")
+    said = leo.inner_text(".talk .talk-line .said")
+    expect(said == "<b>good luck</b> &amp; have fun", f"talk shown as text: {said!r}")
+    expect(not leo.query_selector(".talk b"), "talk never becomes markup")
+    maya.fill("#talk-text", "right\u202eleft")
+    maya.click("form[data-form=talk] button[type=submit]")
+    maya.wait_for_selector(".toast.error")
+    expect("bidirectional" in maya.inner_text(".toast.error").lower(), "the refusal's detail is shown")
+    maya.click(".toast.error button")
+
+    progress = {"dragged": False, "shown": False, "leo_told": False}
+    snapshots = []
+    moves = play_to_the_end(maya, leo, rng, shots, progress, watcher=watcher, snapshots=snapshots)
+    print(f"ok: the match ended after {moves['maya']} moves by Maya (clicks{', the first a drag' if progress['dragged'] else ''}) "
+          f"and {moves['leo']} by Leo (taps, phone, another origin)")
+
+    # The end as shown is the API's.
+    maya.wait_for_selector(".match-result")
+    status, summary = server.call("GET", f"/v1/matches/{match}")
+    totals = summary["result"]["totals"]
+    for page in (maya, leo, watcher):
+        page.wait_for_selector(".final-totals [data-final-seat]")
+        shown = page.eval_on_selector_all(".final-totals [data-final-seat]",
+                                          "(items) => items.map((item) => Number(item.dataset.total))")
+        expect(shown == totals, f"final totals shown {shown}, the API's {totals}")
+    print(f"ok: every page shows the API's final totals {totals}")
+    axe(maya, "a hand's end")
+    screenshots(maya, shots, "hand-end")
+
+    # The spectator never saw a card of a hand: each moment against the open replay.
+    maya_token = server.token("maya")
+    hands_at = {}
+    for snapshot in snapshots:
+        at = snapshot["at"]
+        if at not in hands_at:
+            status, replay = server.call("GET", f"/v1/matches/{match}/replay?at={at}", maya_token)
+            expect(status == 200 and replay["all_hands"] is not None, f"the open replay at {at}")
+            hands_at[at] = {card for hand in replay["all_hands"] for card in hand}
+        leaked = hands_at[at] & set(snapshot["cards"])
+        expect(not leaked, f"the spectator's page at {at} shows {sorted(leaked)} of a hand")
+        named = [card for card in hands_at[at] if re.search(rf"(?<![0-9A-Z]){re.escape(short(card))}", snapshot["text"])]
+        expect(not named, f"the spectator's page names {named} of a hand at {at}")
+    print(f"ok: the spectator's page held no card of a hand in {len(snapshots)} moments ({len(hands_at)} positions)")
+
+    # The export downloaded from the page verifies.
+    with maya.expect_download() as download:
+        maya.click(".match-result [data-action=export]")
+    exported = Path(download.value.path())
+    verified = subprocess.run([server.binary, "verify", str(exported)], capture_output=True, text=True)
+    expect(verified.returncode == 0, f"kings-corner verify of the downloaded export:\n{verified.stdout}{verified.stderr}")
+    print("ok: the export downloaded from the page verifies")
+
+    # A rematch: Maya offers it; Leo is told, goes to it and takes his seat.
+    maya.click("[data-action=rematch]")
+    maya.wait_for_selector(".waiting")
+    leo.wait_for_selector("[data-action=go-rematch]")
+    leo.tap("[data-action=go-rematch]")
+    leo.wait_for_selector("[data-action=join]")
+    leo.tap("[data-action=join]")
+    for page in (maya, leo):
+        page.wait_for_selector(".table-area:not([hidden])")
+    rematch = maya.evaluate("() => document.querySelector('.table-page').dataset.match")
+    status, summary = server.call("GET", f"/v1/matches/{rematch}")
+    expect(summary["status"] == "playing" and summary["rematch_of"] == match, f"the rematch started: {summary}")
+    if not all(progress.values()) or min(moves.values()) < 2:
+        # The first match was over too soon (a player went out in a turn or two): the rematch
+        # is played to its end as well, for what it has not shown yet.
+        more = play_to_the_end(maya, leo, rng, shots, progress)
+        print(f"ok: the rematch ended too, after {more['maya']} moves by Maya and {more['leo']} by Leo")
+    expect(all(progress.values()), f"seen in two matches: {progress}")
+    print("ok: a rematch offered on one page was joined on the other and started")
+    for context in (maya_context, leo_context, watcher_context):
+        context.close()
+    return match
+
+
+def solo_by_keyboard(pages, server):
+    step("one person against two bots, with the keyboard alone")
+    context = pages.context(viewport=DESKTOP)
+    page = pages.page(context)
+    here = f"{server.address}/play/"
+    register(page, here, "nina")
+    page.wait_for_selector("form[data-form=create]")
+    page.fill("#create-seats", "3")
+    page.select_option("#create-seat-2", "basic")
+    page.select_option("#create-seat-3", "expert")
+    page.click(".rules-form details summary")
+    page.select_option("#create-game_end", label="One hand.")
+    page.click("form[data-form=create] button[type=submit]")
+    page.wait_for_selector(".table-area:not([hidden])")
+    match = page.evaluate("() => document.querySelector('.table-page').dataset.match")
+    moves = 0
+    deadline = time.monotonic() + 300
+    while True:
+        state = table_state(page)
+        if state["status"] in ("finished", "aborted"):
+            break
+        expect(time.monotonic() < deadline, "the solo match did not end within 5 minutes")
+        if state["mine"]:
+            move_by_keyboard(page)
+            moves += 1
+        else:
+            page.wait_for_timeout(100)
+    page.wait_for_selector(".match-result")
+    status, summary = server.call("GET", f"/v1/matches/{match}")
+    shown = page.eval_on_selector_all(".final-totals [data-final-seat]", "(items) => items.map((i) => Number(i.dataset.total))")
+    expect(shown == summary["result"]["totals"], f"solo totals shown {shown}, the API's {summary['result']['totals']}")
+    bots = sorted(seat["bot"] for seat in summary["seats"] if seat["bot"])
+    expect(bots == ["basic", "expert"], f"the bots seated: {bots}")
+    # The rest of the table's actions are buttons in the tab order too.
+    for selector in ("[data-action=rematch]", "[data-action=export]", ".match-result a[href*='replay']"):
+        expect(tab_to(page, selector), f"Tab reaches {selector}")
+    print(f"ok: the solo match against basic and expert ended after {moves} keyboard moves; totals {shown}")
+    context.close()
+
+
+def replay_scrubber(pages, server, match, shots):
+    step("the replay scrubber against the API's replay, position by position")
+    context = pages.context(viewport=DESKTOP)
+    page = pages.page(context)
+    here = f"{server.address}/play/"
+    page.goto(f"{here}#/login")
+    page.fill("#login-username", "maya")
+    page.fill("#login-password", PASSWORD)
+    page.click("form[data-form=login] button[type=submit]")
+    page.wait_for_selector("#site-account .me")
+    page.goto(f"{here}#/replay/{match}?at=0")
+    page.wait_for_selector(".replay-page[data-at='0']")
+    token = server.token("maya")
+    status, summary = server.call("GET", f"/v1/matches/{match}", token)
+    version = summary["version"]
+    scrubber = page.locator("#replay-at")
+    checked = 0
+    for at in range(version + 1):
+        if at > 0:
+            scrubber.focus()
+            page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f".replay-page[data-at='{at}']")
+        shown = page.evaluate("""() => ({
+          piles: Object.fromEntries([...document.querySelectorAll('.replay-table [data-pile]')]
+            .map((pile) => [pile.dataset.pile, pile.dataset.cards ? pile.dataset.cards.split(' ') : []])),
+          hands: [...document.querySelectorAll('.replay-table [data-hand-seat]')]
+            .map((hand) => hand.dataset.cards ? hand.dataset.cards.split(' ') : []),
+          stock: Number(document.querySelector('.replay-table [data-stock]').dataset.stock),
+          totals: [...document.querySelectorAll('.replay-table .seat-list [data-seat]')].map((seat) => Number(seat.dataset.total)),
+        })""")
+        status, replay = server.call("GET", f"/v1/matches/{match}/replay?at={at}", token)
+        expect(status == 200, f"the API's replay at {at}")
+        piles = dict(replay["piles"], **(replay["foundations"] or {}))
+        expect(shown["piles"] == piles, f"at {at} the page shows {shown['piles']}, the API {piles}")
+        expect(shown["hands"] == replay["all_hands"], f"at {at} the hands shown {shown['hands']}, the API's {replay['all_hands']}")
+        expect(shown["stock"] == replay["stock_count"], f"at {at} the stock shown {shown['stock']}, the API's {replay['stock_count']}")
+        expect(shown["totals"] == [seat["total"] for seat in replay["seats"]], f"at {at} the totals shown")
+        checked += 1
+        if at == version // 2:
+            axe(page, "a replay")
+            screenshots(page, shots, "replay")
+    print(f"ok: the scrubber showed all {checked} positions as the API's replay gives them")
+    context.close()
+
+
+def across_a_restart(pages, server):
+    step("a page follows its match across a server restart, without reloading")
+    for name in ("omar", "pia"):
+        status, _ = server.call("POST", "/v1/accounts", body={"username": name, "password": PASSWORD})
+        expect(status == 201, f"register {name}")
+    omar, pia = server.token("omar"), server.token("pia")
+    status, created = server.call("POST", "/v1/matches", omar, {"seats": 2})
+    match = created["id"]
+    expect(server.call("POST", f"/v1/matches/{match}/join", pia, {})[0] == 200, "pia joins")
+    context = pages.context(viewport=DESKTOP)
+    page = pages.page(context)
+    here = f"{server.address}/play/"
+    page.goto(f"{here}#/login")
+    page.fill("#login-username", "omar")
+    page.fill("#login-password", PASSWORD)
+    page.click("form[data-form=login] button[type=submit]")
+    page.wait_for_selector("#site-account .me")
+    page.goto(f"{here}#/match/{match}")
+    page.wait_for_selector(".link-state.live")
+    # Omar ends his turn first if it is his, so that Pia moves after the restart.
+    if table_state(page)["mine"]:
+        before = table_state(page)["version"]
+        page.click("[data-action=end_turn]")
+        wait_settled(page, before)
+    page.evaluate("() => { window.__kcSamePage = true; }")
+    before = table_state(page)["version"]
+    tickets = pages.audit.seen.get(("POST", "/v1/me/stream-tickets"), 0)
+    server.restart()
+    status, view = server.call("GET", f"/v1/matches/{match}/view", pia)
+    expect(view["turn"] == view["your_seat"], "it is Pia's turn")
+    action = next((a for a in view["legal_actions"] if a["type"] == "play"), view["legal_actions"][0])
+    status, after = server.call("POST", f"/v1/matches/{match}/moves", pia, {"expected_version": view["version"], "action": action})
+    expect(status == 200, f"Pia's move after the restart answered {status}: {after}")
+    wait_until(page, "(v) => Number(document.querySelector('.table-page').dataset.version) >= v",
+               arg=after["version"], timeout=60_000)
+    page.wait_for_selector(".link-state.live", timeout=60_000)
+    expect(page.evaluate("() => window.__kcSamePage === true"), "the page was not reloaded")
+    expect(pages.audit.seen.get(("POST", "/v1/me/stream-tickets"), 0) > tickets, "the page opened its stream again with a new ticket")
+    lines = page.eval_on_selector_all(".log [data-seq]", "(items) => items.map((item) => Number(item.dataset.seq))")
+    expect(lines == sorted(set(lines)) and lines[-1] >= after["version"] - 1, f"the log holds every event once, in order: {lines[-5:]}")
+    print(f"ok: the page went from version {before} to {after['version']} across the restart, by its stream")
+    context.close()
+
+
+def main():
+    arguments = argparse.ArgumentParser()
+    arguments.add_argument("binary", nargs="?", default="target/debug/kings-corner")
+    arguments.add_argument("--screenshots", default=str(ROOT / "target" / "play"))
+    arguments.add_argument("--seed", type=int, default=int(os.environ.get("PLAY_SEED", "18")))
+    options = arguments.parse_args()
+    shots = Path(options.screenshots)
+    shots.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(options.seed)
+    started = time.monotonic()
+    typecheck()
+    other_port = local_server.free_port()
+    other_origin = f"http://127.0.0.1:{other_port}"
+    with tempfile.TemporaryDirectory() as scratch:
+        server = Server(Path(options.binary).resolve(), Path(scratch) / "play.db",
+                        CORS_ALLOWED_ORIGINS=other_origin, REGISTRATIONS_PER_MINUTE="1000",
+                        LOGIN_ATTEMPTS_PER_MINUTE="1000")
+        httpd = serve_client(other_port)
+        audit = Audit(server.address)
+        try:
+            with sync_playwright() as playwright:
+                pages = Pages(playwright, audit, {server.address, other_origin})
+                match = two_people(pages, server, other_origin, shots, rng)
+                solo_by_keyboard(pages, server)
+                replay_scrubber(pages, server, match, shots)
+                across_a_restart(pages, server)
+                pages.report()
+                pages.browser.close()
+            audit.report()
+        finally:
+            httpd.shutdown()
+            server.stop()
+    print(f"ok: screenshots in {shots}; the browser tests took {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
