@@ -145,6 +145,7 @@ class Audit:
                 self.operations.append((method.upper(), pattern, path, names))
         self.seen = {}
         self.wrong = []
+        self.unauthorized = []
 
     def watch(self, context, client_origins):
         def check(request):
@@ -171,11 +172,19 @@ class Audit:
             self.wrong.append(f"{request.method} {request.url}: no such operation")
         context.on("request", check)
 
-    def report(self):
+        def answered(response):
+            if response.status == 401:
+                self.unauthorized.append(f"{response.request.method} {response.url}")
+        context.on("response", answered)
+
+    def report(self, whole_run):
         expect(not self.wrong, "requests that are not operations of the description:\n" + "\n".join(self.wrong[:20]))
+        expect(not self.unauthorized, "a page sent an expired or missing token:\n" + "\n".join(self.unauthorized[:10]))
+        refreshed = self.seen.get(("POST", "/v1/auth/refresh"), 0)
+        expect(refreshed > 0 or not whole_run, f"no page refreshed its login, although access tokens lasted 30 s: {sorted(self.seen)}")
         total = sum(self.seen.values())
         print(f"ok: all {total} requests to the API were operations of the description "
-              f"({len(self.seen)} different ones)")
+              f"({len(self.seen)} different ones; {refreshed} refreshes of a login, before its token expired)")
 
 
 class Pages:
@@ -495,6 +504,15 @@ def two_people(pages, server, other_origin, shots, rng):
     print(f"ok: the match ended after {moves['maya']} moves by Maya (clicks{', the first a drag' if progress['dragged'] else ''}) "
           f"and {moves['leo']} by Leo (taps, phone, another origin)")
 
+    # The tokens live in this tab's sessionStorage only: never a cookie, never localStorage.
+    for page in (maya, leo):
+        kept = page.evaluate("() => ({ local: JSON.stringify(localStorage), cookies: document.cookie, "
+                             "session: sessionStorage.getItem('kc.session') })")
+        expect(kept["session"] and "refreshToken" in kept["session"], "the login is in sessionStorage")
+        tokens = json.loads(kept["session"])
+        expect(tokens["accessToken"] not in kept["local"] and tokens["refreshToken"] not in kept["local"]
+               and not kept["cookies"], f"a token outside sessionStorage: {kept['local']} {kept['cookies']}")
+
     # The end as shown is the API's.
     maya.wait_for_selector(".match-result")
     status, summary = server.call("GET", f"/v1/matches/{match}")
@@ -600,11 +618,7 @@ def replay_scrubber(pages, server, match, shots):
     context = pages.context(viewport=DESKTOP)
     page = pages.page(context)
     here = f"{server.address}/play/"
-    page.goto(f"{here}#/login")
-    page.fill("#login-username", "maya")
-    page.fill("#login-password", PASSWORD)
-    page.click("form[data-form=login] button[type=submit]")
-    page.wait_for_selector("#site-account .me")
+    login(page, here, "maya")
     page.goto(f"{here}#/replay/{match}?at=0")
     page.wait_for_selector(".replay-page[data-at='0']")
     token = server.token("maya")
@@ -652,11 +666,7 @@ def across_a_restart(pages, server):
     context = pages.context(viewport=DESKTOP)
     page = pages.page(context)
     here = f"{server.address}/play/"
-    page.goto(f"{here}#/login")
-    page.fill("#login-username", "omar")
-    page.fill("#login-password", PASSWORD)
-    page.click("form[data-form=login] button[type=submit]")
-    page.wait_for_selector("#site-account .me")
+    login(page, here, "omar")
     page.goto(f"{here}#/match/{match}")
     page.wait_for_selector(".link-state.live")
     # Omar ends his turn first if it is his, so that Pia moves after the restart.
@@ -684,11 +694,193 @@ def across_a_restart(pages, server):
     context.close()
 
 
+def login(page, base, username):
+    page.goto(f"{base}#/login")
+    page.fill("#login-username", username)
+    page.fill("#login-password", PASSWORD)
+    page.click("form[data-form=login] button[type=submit]")
+    page.wait_for_selector("#site-account .me")
+
+
+def to_move(pages_by_seat):
+    """The page whose player is to move, and the other one."""
+    for _ in range(200):
+        for index, page in enumerate(pages_by_seat):
+            state = table_state(page)
+            if state and state["mine"]:
+                return page, pages_by_seat[1 - index]
+        time.sleep(0.05)
+    fail("nobody is to move")
+
+
+def confirm(page, action, answer):
+    """Clicks an action that asks first, and answers the question."""
+    page.click(f"[data-action={action}]")
+    page.click(f"dialog.chooser[open] [data-answer='{answer}']")
+
+
+def the_rest_of_the_table(pages, server):
+    step("private tables, invitations, spectator links, clocks, hints, nudges, claims, resigning, "
+         "calling off, foundations, four colours, filters, player pages")
+    here = f"{server.address}/play/"
+    rosa_context, sam_context, anonymous_context = (pages.context(viewport=DESKTOP) for _ in range(3))
+    rosa, sam, anonymous = (pages.page(context) for context in (rosa_context, sam_context, anonymous_context))
+    register(rosa, here, "rosa")
+    register(sam, here, "sam")
+
+    # A private table with a clock of Rosa's own, from the form; Sam invited by name, and
+    # seated through the invite link Rosa's page shows.
+    rosa.wait_for_selector("form[data-form=create]")
+    rosa.fill("#create-seats", "2")
+    rosa.select_option("#create-clock", "custom")
+    rosa.fill("#create-turn", "3")
+    rosa.select_option("#create-turn-unit", "minutes")
+    rosa.fill("#create-bank", "1")
+    rosa.select_option("#create-bank-unit", "minutes")
+    rosa.select_option("#create-on-timeout", "claim")
+    rosa.select_option("#create-visibility", "private")
+    rosa.click("form[data-form=create] button[type=submit]")
+    rosa.wait_for_selector("form[data-form=invite]")
+    match = rosa.evaluate("() => document.querySelector('.table-page').dataset.match")
+    status, summary = server.call("GET", f"/v1/matches/{match}", server.token("rosa"))
+    expect(summary["visibility"] == "private" and summary["clock"]["turn_seconds"] == 180
+           and summary["clock"]["bank_seconds"] == 60 and summary["clock"]["on_timeout"] == "claim",
+           f"the private table's settings: {summary}")
+    rosa.fill("#invite-username", "sam")
+    rosa.click("form[data-form=invite] button[type=submit]")
+    rosa.wait_for_selector(".toast.info")
+    status, told = server.call("GET", "/v1/me/events?after=0", server.token("sam"))
+    invited = [n for n in told["notifications"] if n["type"] == "invited"]
+    expect(invited and invited[0]["data"]["match_id"] == match, f"Sam was told of the invitation: {told}")
+    link = rosa.input_value("#share-invite-link")
+    expect(f"#/match/{match}?code=" in link, f"the invite link: {link}")
+    sam.goto(link)
+    sam.click("[data-action=join]")
+    for page in (rosa, sam):
+        page.wait_for_selector(".table-area:not([hidden])")
+    mover, other = to_move([rosa, sam])
+    wait_until(mover, "() => /^\\d+:\\d\\d left$/.test(document.querySelector('.seat.to-move .clock')?.textContent ?? '')")
+    print(f"ok: a private table with a 3-minute clock, an invitation by name and a seat taken by the invite link; "
+          f"the clock counts down ({mover.inner_text('.seat.to-move .clock')})")
+
+    # Its spectator link lets a person without an account watch; without it the table is not there.
+    anonymous.goto(f"{here}#/match/{match}")
+    anonymous.wait_for_selector("main .error")
+    watch = rosa.get_attribute(".table-links a[href*='watch=']", "href")
+    anonymous.goto(f"{here}{watch}")
+    anonymous.wait_for_selector(".table-area:not([hidden])")
+    expect(anonymous.inner_text(".banner").startswith("Watching."), "the spectator link watches")
+    expect(anonymous.query_selector(".hand-area[hidden]") is not None, "a spectator has no hand")
+    print("ok: the spectator link opens the private table to a visitor without an account, without a hand")
+
+    # A hint with its reason, taken; a nudge too early is refused in the server's words.
+    mover.click("[data-action=hint]")
+    mover.wait_for_selector(".hint-box .hint")
+    reason = mover.inner_text(".hint-box .hint")
+    expect("imagined" in reason or "hand" in reason, f"the hint gives its reason: {reason}")
+    before = table_state(mover)["version"]
+    mover.click("[data-action=take-hint]")
+    wait_settled(mover, before)
+    mover, other = to_move([rosa, sam])
+    other.click("[data-action=nudge]")
+    other.wait_for_selector(".toast.error")
+    expect("nudge it in" in other.inner_text(".toast.error"), "the early nudge's detail is shown")
+    other.click(".toast.error button")
+    print(f"ok: a hint ({reason.strip()[:60]}…) was taken; an early nudge was refused with the server's detail")
+
+    # Resigning ends a two-seat match: the other wins.
+    confirm(other, "resign", "Resign")
+    for page in (rosa, sam):
+        page.wait_for_selector(".match-result[data-ended-by=resigned]")
+    print("ok: resigning, confirmed in a dialog, ended the match for both pages")
+
+    rosa_token, sam_token = server.token("rosa"), server.token("sam")
+
+    def started(body):
+        status, created = server.call("POST", "/v1/matches", rosa_token, body)
+        expect(status == 201, f"create {body}: {status} {created}")
+        expect(server.call("POST", f"/v1/matches/{created['id']}/join", sam_token, {})[0] == 200, "sam joins")
+        return created["id"]
+
+    def open_both(id):
+        for page in (rosa, sam):
+            page.goto(f"{here}#/match/{id}")
+            page.wait_for_selector(".table-area:not([hidden])")
+
+    # A claim: a two-second clock runs out; the other player claims the late seat.
+    claimed = started({"seats": 2, "clock": {"turn_seconds": 2, "bank_seconds": 0}, "on_timeout": "claim"})
+    open_both(claimed)
+    mover, other = to_move([rosa, sam])
+    other.wait_for_selector("[data-action=claim]", timeout=30_000)
+    other.click("[data-action=claim]")
+    for page in (rosa, sam):
+        page.wait_for_selector(".match-result[data-ended-by=timeout]")
+    print("ok: once the deadline passed, the claim button appeared and ended the match on time")
+
+    # Calling a match off before anybody acted.
+    called_off = started({"seats": 2})
+    open_both(called_off)
+    confirm(rosa, "abort", "Call the match off")
+    for page in (rosa, sam):
+        page.wait_for_selector(".match-result[data-ended-by=aborted]")
+    print("ok: calling the match off before its first action aborted it for both pages")
+
+    # Foundations: the four suit piles are on the table; four colours on the player's word.
+    founded = started({"seats": 2, "rules": {"preset": "foundations"}})
+    rosa.goto(f"{here}#/settings")
+    rosa.check("#four-colour")
+    rosa.goto(f"{here}#/match/{founded}")
+    rosa.wait_for_selector(".foundations [data-pile=FC]")
+    expect(all(rosa.query_selector(f".foundations [data-pile={pile}]") for pile in ("FC", "FD", "FH", "FS")),
+           "the four foundations are shown")
+    fills = rosa.evaluate("""() => {
+      const fill = (suit) => { const ink = document.querySelector(`.card-image.suit-${suit} .ink`);
+                               return ink ? getComputedStyle(ink).fill : null; };
+      return { C: fill('C'), D: fill('D'), H: fill('H'), S: fill('S') };
+    }""")
+    expect(fills["D"] in (None, "rgb(11, 79, 168)") and fills["C"] in (None, "rgb(28, 107, 42)")
+           and any(fills.values()), f"four colours: {fills}")
+    print(f"ok: a foundations table shows FC FD FH FS; the four-colour deck draws {fills}")
+
+    # The lobby's filters and its tables being played; a player's page.
+    status, waiting = server.call("POST", "/v1/matches", rosa_token, {"seats": 3})
+    anonymous.goto(f"{here}#/")
+    anonymous.wait_for_selector(f"[data-match='{waiting['id']}']")
+    anonymous.select_option("#filter-seats", "2")
+    anonymous.wait_for_selector(f"[data-match='{waiting['id']}']", state="detached")
+    anonymous.select_option("#filter-seats", "3")
+    anonymous.wait_for_selector(f"[data-match='{waiting['id']}']")
+    anonymous.wait_for_selector(f"[data-watch='{founded}']")
+    anonymous.click(f"[data-watch='{founded}'] a.button")
+    anonymous.wait_for_selector(".table-area:not([hidden])")
+    expect(anonymous.inner_text(".banner").startswith("Watching."), "the lobby's Watch opens the table")
+    anonymous.goto(f"{here}#/players/rosa")
+    anonymous.wait_for_selector("table.tally [data-preset=all]")
+    counts = [int(cell) for cell in anonymous.eval_on_selector_all("table.tally [data-preset=all] td", "(cells) => cells.map((c) => c.textContent)")]
+    status, record = server.call("GET", "/v1/players/rosa")
+    tally = record["matches"]
+    expected = [tally[key] for key in ("played", "won", "playing", "resigned", "timed_out", "aborted")]
+    expect(counts == expected and tally["aborted"] == 1 and tally["playing"] >= 1, f"Rosa's page shows {counts}, the API {tally}")
+    print(f"ok: the lobby's filters and Watch work for a visitor; Rosa's page shows the API's record {counts}")
+
+    # Logging out ends the login on the server too, and leaves nothing behind in the tab.
+    refresh_token = json.loads(rosa.evaluate("() => sessionStorage.getItem('kc.session')"))["refreshToken"]
+    rosa.click("#site-account button")
+    rosa.wait_for_selector("#site-account a[href='#/login']")
+    expect(rosa.evaluate("() => sessionStorage.getItem('kc.session')") is None, "the tab forgets the tokens")
+    status, _ = server.call("POST", "/v1/auth/refresh", body={"refresh_token": refresh_token})
+    expect(status == 401, f"the logged-out refresh token answered {status}")
+    print("ok: logging out forgot the tokens and revoked the refresh token")
+    for context in (rosa_context, sam_context, anonymous_context):
+        context.close()
+
+
 def main():
     arguments = argparse.ArgumentParser()
     arguments.add_argument("binary", nargs="?", default="target/debug/kings-corner")
     arguments.add_argument("--screenshots", default=str(ROOT / "target" / "play"))
     arguments.add_argument("--seed", type=int, default=int(os.environ.get("PLAY_SEED", "18")))
+    arguments.add_argument("--only", choices=["two", "solo", "restart", "rest"], help="one scenario (while working on it)")
     options = arguments.parse_args()
     shots = Path(options.screenshots)
     shots.mkdir(parents=True, exist_ok=True)
@@ -698,21 +890,29 @@ def main():
     other_port = local_server.free_port()
     other_origin = f"http://127.0.0.1:{other_port}"
     with tempfile.TemporaryDirectory() as scratch:
+        # Access tokens of 30 s (the shortest the server allows): every page refreshes its
+        # login several times along the way, and must go on as if nothing happened.
         server = Server(Path(options.binary).resolve(), Path(scratch) / "play.db",
                         CORS_ALLOWED_ORIGINS=other_origin, REGISTRATIONS_PER_MINUTE="1000",
-                        LOGIN_ATTEMPTS_PER_MINUTE="1000")
+                        LOGIN_ATTEMPTS_PER_MINUTE="1000", ACCESS_TOKEN_TTL_SECONDS="30")
         httpd = serve_client(other_port)
         audit = Audit(server.address)
         try:
             with sync_playwright() as playwright:
                 pages = Pages(playwright, audit, {server.address, other_origin})
-                match = two_people(pages, server, other_origin, shots, rng)
-                solo_by_keyboard(pages, server)
-                replay_scrubber(pages, server, match, shots)
-                across_a_restart(pages, server)
+                only = options.only
+                if only in (None, "two"):
+                    match = two_people(pages, server, other_origin, shots, rng)
+                    replay_scrubber(pages, server, match, shots)
+                if only in (None, "solo"):
+                    solo_by_keyboard(pages, server)
+                if only in (None, "restart"):
+                    across_a_restart(pages, server)
+                if only in (None, "rest"):
+                    the_rest_of_the_table(pages, server)
                 pages.report()
                 pages.browser.close()
-            audit.report()
+            audit.report(whole_run=options.only is None)
         finally:
             httpd.shutdown()
             server.stop()

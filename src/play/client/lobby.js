@@ -1,6 +1,7 @@
 // The lobby (`#/`): the public tables waiting for players (filtered here: the listing itself
-// takes no filter), a table of one's own to create, from any preset with any option, with a
-// clock, bots, hints and privacy, and joining a private table by its invite link or code.
+// takes no filter) and those being played, to watch; a table of one's own to create, from any
+// preset with any option, with a clock, bots, hints and privacy; and joining a private table by
+// its invite link or code.
 
 import { explain } from "./api.js";
 import { duration, fill, h, plural } from "./dom.js";
@@ -40,17 +41,22 @@ export function mountLobby(root, context) {
   context.title("Lobby");
   const loggedIn = context.session.username !== null;
   const tables = h("div", { class: "tables", "aria-live": "polite" }, h("p", { class: "muted", text: "Looking for tables…" }));
+  const playing = h("div", { class: "playing" });
   const createArea = h("div", {}, loggedIn ? h("p", { class: "muted", text: "Loading the rules…" }) : null);
   fill(root, 
     h("h1", { text: "Lobby" }),
     loggedIn ? null : h("p", { class: "panel intro" }, h("a", { href: "#/login", text: "Log in or register" }),
       " to create a table or join one. Anyone may watch a public table."),
     h("div", { class: "lobby" },
-      h("section", { class: "panel", "aria-labelledby": "open-tables" },
-        h("h2", { id: "open-tables", text: "Open tables" }), tables),
-      loggedIn ? h("section", { class: "panel", "aria-labelledby": "create-table" },
-        h("h2", { id: "create-table", text: "Create a table" }), createArea) : null,
-      loggedIn ? joinByCode(context) : null));
+      h("div", { class: "lobby-column" },
+        h("section", { class: "panel", "aria-labelledby": "open-tables" },
+          h("h2", { id: "open-tables", text: "Open tables" }), tables),
+        h("section", { class: "panel", "aria-labelledby": "being-played" },
+          h("h2", { id: "being-played", text: "Being played: watch" }), playing)),
+      loggedIn ? h("div", { class: "lobby-column" },
+        h("section", { class: "panel", "aria-labelledby": "create-table" },
+          h("h2", { id: "create-table", text: "Create a table" }), createArea),
+        joinByCode(context)) : null));
 
   let live = true;
   /** @type {MatchSummary[]} */
@@ -80,11 +86,17 @@ export function mountLobby(root, context) {
 
   const load = async (/** @type {boolean} */ fromStart) => {
     try {
-      const page = await context.api.get("/v1/matches", { query: { limit: 50, cursor: fromStart ? undefined : cursor ?? undefined } });
+      const [page, watched] = await Promise.all([
+        context.api.get("/v1/matches", { query: { limit: 50, cursor: fromStart ? undefined : cursor ?? undefined } }),
+        context.api.get("/v1/matches", { query: { status: "playing", limit: 20 } }),
+      ]);
       if (!live) return;
       listed = fromStart ? page.matches : [...listed, ...page.matches];
       cursor = page.next_cursor ?? null;
       renderTables();
+      fill(playing, watched.matches.length
+        ? h("ul", { class: "match-list" }, watched.matches.map((summary) => watchRow(summary, /** @type {RulesCatalog} */ (catalog), context)))
+        : h("p", { class: "muted", text: "No public table is being played now." }));
     } catch (error) {
       if (live) fill(tables, h("p", { class: "error", role: "alert", text: explain(error) }));
     }
@@ -183,6 +195,23 @@ function tableRow(summary, catalog, context) {
     h("span", { class: "muted", text: `${summary.seats.length} of ${summary.seat_count} seats taken, ${plural(free, "free seat")}` }),
     h("span", { class: "muted", text: summary.clock ? clockText(summary.clock.turn_seconds, summary.clock.bank_seconds) : "no clock" }),
     me && !seated ? join : null, error);
+}
+
+/**
+ * A public table being played, to watch (or to go back to, for its players).
+ * @param {MatchSummary} summary
+ * @param {RulesCatalog} catalog
+ * @param {import("./app.js").Context} context
+ */
+function watchRow(summary, catalog, context) {
+  const names = summary.seats.map((seat) => (seat.bot ? `${seat.bot} bot` : seat.username));
+  const seated = summary.seats.some((seat) => seat.username === context.session.username && !seat.bot);
+  return h("li", { class: "match-row", "data-watch": summary.id },
+    h("a", { href: `#/match/${summary.id}`, class: "match-link" },
+      h("strong", { text: names.join(", ") }),
+      h("span", { text: ` · ${tableRules(summary, catalog)}` })),
+    h("a", { href: `#/match/${summary.id}`, class: "button quiet", text: seated ? "Back to my seat" : "Watch",
+      "aria-label": `${seated ? "Back to my seat at" : "Watch"} ${names.join(", ")}` }));
 }
 
 /**

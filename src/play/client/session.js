@@ -1,6 +1,6 @@
 // Who is logged in: the token pair, kept in memory and in this tab's `sessionStorage` (never in
-// a cookie or `localStorage`, so it leaves with the tab), and refreshed a minute before the
-// access token expires. Refresh tokens rotate: each is spent when used, and presenting a spent
+// a cookie or `localStorage`, so it leaves with the tab), and refreshed before the access token
+// expires (a minute before, or halfway through its life when it lives under two minutes). Refresh tokens rotate: each is spent when used, and presenting a spent
 // one signs out every session of the login. A tab opened from this one starts with a copy of
 // its `sessionStorage`, so tabs sharing a login take turns to refresh (a Web Lock) and hand
 // each other the new pair (a BroadcastChannel) instead of spending the same token twice.
@@ -15,13 +15,20 @@ import { ApiError } from "./api.js";
  * @property {string} username
  * @property {string} accessToken
  * @property {number} accessExpiresAt Milliseconds since the epoch.
+ * @property {number} accessLifetime Milliseconds the access token was given.
  * @property {string} refreshToken
  * @property {number} refreshExpiresAt
  */
 
 const STORAGE_KEY = "kc.session";
-/** Refresh this long before the access token expires. */
-const EARLY_MS = 60_000;
+
+/**
+ * How long before its access token expires a login is refreshed.
+ * @param {Stored} stored
+ */
+function early(stored) {
+  return Math.min(60_000, (stored.accessLifetime || 60_000) / 2);
+}
 
 export class Session {
   /** @param {import("./api.js").Api} api */
@@ -97,7 +104,7 @@ export class Session {
   async accessToken() {
     const stored = this.stored;
     if (!stored) return null;
-    if (stored.accessExpiresAt - Date.now() < EARLY_MS / 2) {
+    if (stored.accessExpiresAt - Date.now() < early(stored) / 2) {
       await this.refresh(stored.refreshToken);
     }
     return this.stored?.accessToken ?? null;
@@ -120,7 +127,7 @@ export class Session {
     const work = async () => {
       const stored = this.stored;
       if (!stored || stored.id !== id) return false;
-      if (stored.accessExpiresAt - Date.now() > EARLY_MS) return true; // another tab just did
+      if (stored.accessExpiresAt - Date.now() > early(stored)) return true; // another tab just did
       try {
         const pair = await this.api.post("/v1/auth/refresh", { body: { refresh_token: stored.refreshToken }, anonymous: true });
         this.keep(pair, stored.username, id);
@@ -166,6 +173,7 @@ export class Session {
       username,
       accessToken: pair.access_token,
       accessExpiresAt: now + pair.expires_in * 1000,
+      accessLifetime: pair.expires_in * 1000,
       refreshToken: pair.refresh_token,
       refreshExpiresAt: now + pair.refresh_expires_in * 1000,
     };
@@ -179,7 +187,7 @@ export class Session {
     sessionStorage.removeItem(STORAGE_KEY);
   }
 
-  /** The next refresh, a minute before the access token expires. */
+  /** The next refresh, shortly before the access token expires. */
   schedule() {
     clearTimeout(this.timer);
     const stored = this.stored;
@@ -188,7 +196,7 @@ export class Session {
       this.forget();
       return;
     }
-    const wait = Math.max(1000, stored.accessExpiresAt - Date.now() - EARLY_MS);
+    const wait = Math.max(1000, stored.accessExpiresAt - Date.now() - early(stored));
     this.timer = setTimeout(() => { void this.refresh(stored.refreshToken); }, wait);
   }
 

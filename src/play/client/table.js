@@ -129,6 +129,10 @@ class TablePage {
       if (this.summary?.status !== "open") await this.refreshView();
     } catch (error) {
       if (!this.live) return;
+      if (error instanceof ApiError && error.status === 404 && this.code) {
+        this.invitation();
+        return;
+      }
       fill(this.element, h("h1", { text: "Table" }), h("p", { class: "error", role: "alert", text: explain(error) }),
         this.context.session.username ? null : h("p", {}, h("a", { href: `#/login?then=${encodeURIComponent(location.hash)}`, text: "Log in" }), " if it is a table of yours."));
       return;
@@ -143,6 +147,32 @@ class TablePage {
     this.poller = setInterval(() => {
       if (this.summary?.status === "open" && document.visibilityState === "visible") void this.reloadSummary();
     }, 4000);
+  }
+
+  /**
+   * A private table shows itself to its players only: with its invite code (an invite link),
+   * the page offers the seat before anything of the table can be seen.
+   */
+  invitation() {
+    const error = h("p", { class: "error", role: "alert", hidden: true });
+    const loggedIn = this.context.session.username !== null;
+    fill(this.element, h("h1", { text: "An invitation" }),
+      h("section", { class: "panel waiting" },
+        h("p", { text: "You have the invite code of a private table: only its players see it." }),
+        loggedIn ? h("button", {
+          type: "button", class: "primary", "data-action": "join", text: "Take a seat",
+          onclick: async () => {
+            try {
+              await this.api.post("/v1/matches/{id}/join", { path: { id: this.id }, body: { invite_code: this.code } });
+              this.stop();
+              this.context.navigate(`#/match/${this.id}`);
+            } catch (failure) {
+              error.textContent = explain(failure);
+              error.hidden = false;
+            }
+          },
+        }) : h("p", {}, h("a", { href: `#/login?then=${encodeURIComponent(location.hash)}`, text: "Log in or register" }), " to take it."),
+        error));
   }
 
   stop() {
