@@ -33,7 +33,10 @@
 //!   access tokens with scopes.
 //! - [`http`]: thin actix-web handlers over the services, authentication and extractors (a
 //!   handler names the scope it needs by type), `ApiError` (problem+json, the one place domain
-//!   errors become statuses), the OpenAPI description (reshaped for client generators).
+//!   errors become statuses), the OpenAPI description (reshaped for client generators), and
+//!   `/play`.
+//! - [`play`]: the web client's files (JavaScript modules, a style sheet, a page), built into
+//!   the binary; the client reaches the server only through the public API.
 //! - [`config`], [`startup`], [`telemetry`], [`process`]: settings, building and running the
 //!   app, logs, and what the process asks of the system (open files, a word before SIGBUS).
 

@@ -1,6 +1,6 @@
 //! The HTTP layer: thin handlers over the services, the extractors ([`extract::Caller`],
-//! the idempotency key), [`error::ApiError`] (problem+json), and the OpenAPI description
-//! generated from the routes actually registered.
+//! the idempotency key), [`error::ApiError`] (problem+json), the OpenAPI description
+//! generated from the routes actually registered, and the web client's files ([`play`]).
 
 pub mod accounts;
 pub mod auth;

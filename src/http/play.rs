@@ -2,8 +2,8 @@
 //! the API description: these are the files of a page, and the page reaches the server only
 //! through the API's public operations, as any other client does.
 
-use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::error::ApiError;

@@ -78,12 +78,9 @@ fn inlined(schema: &Value, components: &Value) -> Value {
             }
             Value::Object(out)
         }
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|item| inlined(item, components))
-                .collect(),
-        ),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|item| inlined(item, components)).collect())
+        }
         other => other.clone(),
     }
 }
@@ -143,9 +140,23 @@ mod tests {
             assert!(!text.contains("$ref"), "{}: {text}", option.option.name);
             assert!(option.schema.is_object(), "{}", option.option.name);
         }
-        let game_end = &OPTIONS.iter().find(|o| o.option.name == "game_end").unwrap().schema;
-        assert_eq!(game_end["oneOf"][0]["properties"]["target"]["maximum"], 100_000);
-        let draw = &OPTIONS.iter().find(|o| o.option.name == "draw").unwrap().schema;
-        assert_eq!(draw["enum"], serde_json::json!(["end", "start", "when_stuck"]));
+        let game_end = &OPTIONS
+            .iter()
+            .find(|o| o.option.name == "game_end")
+            .unwrap()
+            .schema;
+        assert_eq!(
+            game_end["oneOf"][0]["properties"]["target"]["maximum"],
+            100_000
+        );
+        let draw = &OPTIONS
+            .iter()
+            .find(|o| o.option.name == "draw")
+            .unwrap()
+            .schema;
+        assert_eq!(
+            draw["enum"],
+            serde_json::json!(["end", "start", "when_stuck"])
+        );
     }
 }

@@ -15,7 +15,9 @@ pub enum MatchError {
     #[error("There is no player of this name.")]
     NoSuchPlayer,
     /// Listing one's own matches (`mine`, `turn`) without signing in.
-    #[error("Your own matches are listed for a signed-in player: send `Authorization: Bearer <token>`.")]
+    #[error(
+        "Your own matches are listed for a signed-in player: send `Authorization: Bearer <token>`."
+    )]
     AccountNeeded,
     /// The caller watches this match but has no seat to act from.
     #[error("You have no seat in this match.")]

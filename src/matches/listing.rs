@@ -48,7 +48,11 @@ pub struct MatchPage {
 
 impl Matches {
     /// A page of the public matches (anybody's to see), the caller's matches or their inbox.
-    pub async fn list(&self, viewer: Viewer<'_>, query: ListQuery) -> Result<MatchPage, MatchError> {
+    pub async fn list(
+        &self,
+        viewer: Viewer<'_>,
+        query: ListQuery,
+    ) -> Result<MatchPage, MatchError> {
         let listing = match (query.mine, query.turn.as_deref(), query.status) {
             (_, Some("mine"), None) => Listing::Inbox,
             (_, Some(_), _) => {

@@ -292,12 +292,12 @@ async fn the_public_listings_answer_anybody_and_never_show_a_private_match() {
     let anonymous = |path: &'static str| async { app.get(path, None).await };
     let lobby = anonymous("/v1/matches").await;
     assert_eq!(lobby.status(), 200);
-    assert_eq!(ids(lobby.json().await.unwrap()), [open.clone()]);
+    assert_eq!(ids(lobby.json().await.unwrap()), [open]);
     let watched = anonymous("/v1/matches?status=playing").await;
     assert_eq!(watched.status(), 200);
     assert_eq!(
         ids(watched.json().await.unwrap()),
-        [playing.clone()],
+        std::slice::from_ref(&playing),
         "the private match being played is not listed"
     );
     assert!(private["id"].as_str().is_some());

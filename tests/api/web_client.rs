@@ -37,7 +37,10 @@ async fn the_web_client_is_served_at_play_with_a_strict_policy() {
     assert_eq!(header(&page, "x-frame-options"), Some("DENY"));
     let etag = header(&page, "etag").unwrap().to_owned();
     let html = page.text().await.unwrap();
-    assert!(html.contains(r#"<script type="module" src="app.js">"#), "{html}");
+    assert!(
+        html.contains(r#"<script type="module" src="app.js">"#),
+        "{html}"
+    );
 
     // Everything the page names is served, with its type.
     for (file, content_type) in [
@@ -48,7 +51,11 @@ async fn the_web_client_is_served_at_play_with_a_strict_policy() {
         assert!(html.contains(&format!("\"{file}\"")), "{file}");
         let served = app.get(&format!("/play/{file}"), None).await;
         assert_eq!(served.status(), 200, "{file}");
-        assert_eq!(header(&served, "content-type"), Some(content_type), "{file}");
+        assert_eq!(
+            header(&served, "content-type"),
+            Some(content_type),
+            "{file}"
+        );
     }
 
     let again = app

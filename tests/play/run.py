@@ -333,6 +333,14 @@ def tab_to(page, selector, limit=250):
     return False
 
 
+def actions_are_focusable(page, where):
+    """Every action on the page is a button or a link: in the tab order, for the keyboard."""
+    odd = page.evaluate("""() => [...document.querySelectorAll('[data-action]')]
+      .filter((element) => !(element.matches('button:not([disabled]), a[href]')))
+      .map((element) => element.outerHTML.slice(0, 80))""")
+    expect(not odd, f"actions the keyboard cannot reach on {where}: {odd}")
+
+
 def move_by_keyboard(page):
     """One legal move with the keyboard alone: Tab to a playable card (or a movable pile),
     Enter, then Enter on the pile the focus moves to; else Tab to draw or end the turn."""
@@ -497,6 +505,7 @@ def two_people(pages, server, other_origin, shots, rng):
     maya.wait_for_selector(".toast.error")
     expect("bidirectional" in maya.inner_text(".toast.error").lower(), "the refusal's detail is shown")
     maya.click(".toast.error button")
+    maya.fill("#talk-text", "")
 
     progress = {"dragged": False, "shown": False, "leo_told": False}
     snapshots = []
@@ -596,6 +605,7 @@ def solo_by_keyboard(pages, server):
             break
         expect(time.monotonic() < deadline, "the solo match did not end within 5 minutes")
         if state["mine"]:
+            actions_are_focusable(page, "the table")
             move_by_keyboard(page)
             moves += 1
         else:
@@ -607,6 +617,7 @@ def solo_by_keyboard(pages, server):
     bots = sorted(seat["bot"] for seat in summary["seats"] if seat["bot"])
     expect(bots == ["basic", "expert"], f"the bots seated: {bots}")
     # The rest of the table's actions are buttons in the tab order too.
+    actions_are_focusable(page, "the match's end")
     for selector in ("[data-action=rematch]", "[data-action=export]", ".match-result a[href*='replay']"):
         expect(tab_to(page, selector), f"Tab reaches {selector}")
     print(f"ok: the solo match against basic and expert ended after {moves} keyboard moves; totals {shown}")
@@ -754,13 +765,16 @@ def the_rest_of_the_table(pages, server):
     expect(invited and invited[0]["data"]["match_id"] == match, f"Sam was told of the invitation: {told}")
     link = rosa.input_value("#share-invite-link")
     expect(f"#/match/{match}?code=" in link, f"the invite link: {link}")
-    sam.goto(link)
+    sam.goto(f"{here}#/")
+    sam.fill("#join-code", link)
+    sam.click("form[data-form=join-code] button[type=submit]")
     sam.click("[data-action=join]")
     for page in (rosa, sam):
         page.wait_for_selector(".table-area:not([hidden])")
     mover, other = to_move([rosa, sam])
     wait_until(mover, "() => /^\\d+:\\d\\d left$/.test(document.querySelector('.seat.to-move .clock')?.textContent ?? '')")
-    print(f"ok: a private table with a 3-minute clock, an invitation by name and a seat taken by the invite link; "
+    print(f"ok: a private table with a 3-minute clock, an invitation by name and a seat taken with the invite link "
+          f"pasted into the lobby; "
           f"the clock counts down ({mover.inner_text('.seat.to-move .clock')})")
 
     # Its spectator link lets a person without an account watch; without it the table is not there.
