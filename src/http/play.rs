@@ -4,7 +4,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, guard, web};
 
 use super::error::ApiError;
 use crate::play;
@@ -28,7 +28,12 @@ pub fn configure(config: &mut web::ServiceConfig) {
                     .finish()
             }),
         )
-        .route("/play/{path:.*}", web::get().to(file));
+        .route(
+            "/play/{path:.*}",
+            web::route()
+                .guard(guard::Any(guard::Get()).or(guard::Head()))
+                .to(file),
+        );
 }
 
 /// One file of the client, revalidated by `ETag` on every load (a new server's client is used

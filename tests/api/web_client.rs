@@ -68,6 +68,15 @@ async fn the_web_client_is_served_at_play_with_a_strict_policy() {
     assert_eq!(again.status(), 304);
     assert!(again.bytes().await.unwrap().is_empty());
 
+    let head = app
+        .client
+        .head(format!("{}/play/app.js", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 200);
+    assert!(header(&head, "etag").is_some());
+
     assert_problem(app.get("/play/nothing.js", None).await, 404, "not_found").await;
     assert_problem(app.get("/play/../Cargo.toml", None).await, 404, "not_found").await;
 }

@@ -1,7 +1,8 @@
 // What happened at the table, in words, and what the players said: the log of events (newest
 // last) and the table talk, which is shown as text only (docs/rules.md §10), isolated so its
-// direction cannot reorder what follows it.
+// direction cannot reorder what follows it; and the form that says something.
 
+import { explain } from "./api.js";
 import { foreign, h } from "./dom.js";
 import { eventText } from "./words.js";
 
@@ -33,6 +34,32 @@ export function talkLines(events, names) {
     ? [h("li", { "data-seq": logged.seq, class: "talk-line" },
       h("span", { class: "speaker", text: `${names.of(logged.event.seat)}: ` }), foreign(logged.event.text, "said"))]
     : []);
+}
+
+/**
+ * The form of a seated player's talk.
+ * @param {import("./app.js").Context} context
+ * @param {string} matchId
+ * @param {(said: LoggedEvent) => void} said Called with what the server logged.
+ */
+export function talkForm(context, matchId, said) {
+  const text = h("input", { id: "talk-text", maxLength: 500, required: true, autocomplete: "off", placeholder: "Say something to the table" });
+  const send = h("button", { type: "submit", text: "Send" });
+  return h("form", {
+    class: "talk-form", "data-form": "talk",
+    onsubmit: async (/** @type {SubmitEvent} */ event) => {
+      event.preventDefault();
+      send.disabled = true;
+      try {
+        said(await context.api.post("/v1/matches/{id}/messages", { path: { id: matchId }, body: { text: text.value } }));
+        text.value = "";
+      } catch (error) {
+        context.toast(explain(error), "error");
+      } finally {
+        send.disabled = false;
+      }
+    },
+  }, h("label", { for: "talk-text", class: "visually-hidden", text: "Message" }), text, send);
 }
 
 /**

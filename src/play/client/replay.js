@@ -7,7 +7,7 @@ import { explain } from "./api.js";
 import { board } from "./board.js";
 import { cardImage } from "./cards.js";
 import { fill, h } from "./dom.js";
-import { handResult } from "./results.js";
+import { downloadExport, handResult } from "./results.js";
 import { seatList } from "./seats.js";
 import { Names, eventText } from "./words.js";
 
@@ -166,23 +166,4 @@ export function mountReplay(root, context, route) {
     clearTimeout(pending);
     clearInterval(playing);
   };
-}
-
-/**
- * Saves a finished match's export: the server's bytes, as `kings-corner verify` reads them.
- * @param {import("./app.js").Context} context
- * @param {string} id
- */
-export async function downloadExport(context, id) {
-  try {
-    const text = await context.api.text("/v1/matches/{id}/export", { path: { id } });
-    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    const link = h("a", { href: url, download: `kings-corner-${id}.json`, hidden: true });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  } catch (failure) {
-    context.toast(explain(failure), "error");
-  }
 }

@@ -2,6 +2,7 @@
 // its running total; then the match's winners and final totals. Figures are also in `data-*`
 // attributes for the tests to compare with the API's.
 
+import { explain } from "./api.js";
 import { cardImage } from "./cards.js";
 import { h } from "./dom.js";
 
@@ -57,4 +58,55 @@ export function matchResult(summary, names, actions) {
       h("li", { "data-final-seat": seat, "data-total": total, class: winners.includes(seat) ? "winner" : "" },
         `${names.player(seat)}: ${total} points`))) : null,
     h("div", { class: "button-row" }, actions));
+}
+
+/**
+ * What comes after a match's end: a rematch (offered, or gone to), its replay, its export.
+ * @param {MatchSummary} summary
+ * @param {import("./app.js").Context} context
+ * @param {{seated: boolean, watch: string | null}} options
+ * @returns {HTMLElement[]}
+ */
+export function endActions(summary, context, options) {
+  const watch = options.watch ? `?watch=${encodeURIComponent(options.watch)}` : "";
+  /** @type {HTMLElement[]} */
+  const actions = [h("a", { class: "button", href: `#/replay/${summary.id}${watch}`, text: "Replay it" })];
+  if (options.seated && summary.next_match_id) {
+    actions.unshift(h("a", { class: "button primary", href: `#/match/${summary.next_match_id}`, "data-action": "go-rematch", text: "Go to the rematch" }));
+  } else if (options.seated && summary.status === "finished") {
+    actions.unshift(h("button", {
+      type: "button", class: "primary", "data-action": "rematch", text: "Offer a rematch",
+      onclick: async () => {
+        try {
+          const rematch = await context.api.post("/v1/matches/{id}/rematch", { path: { id: summary.id } });
+          context.navigate(`#/match/${rematch.id}`);
+        } catch (error) {
+          context.toast(explain(error), "error");
+        }
+      },
+    }));
+  }
+  if (context.session.username) {
+    actions.push(h("button", { type: "button", class: "quiet", "data-action": "export", text: "Download the export", onclick: () => { void downloadExport(context, summary.id); } }));
+  }
+  return actions;
+}
+
+/**
+ * Saves a finished match's export: the server's bytes, as `kings-corner verify` reads them.
+ * @param {import("./app.js").Context} context
+ * @param {string} id
+ */
+export async function downloadExport(context, id) {
+  try {
+    const text = await context.api.text("/v1/matches/{id}/export", { path: { id } });
+    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    const link = h("a", { href: url, download: `kings-corner-${id}.json`, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (failure) {
+    context.toast(explain(failure), "error");
+  }
 }

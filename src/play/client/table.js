@@ -11,13 +11,14 @@
 import { ApiError, explain } from "./api.js";
 import { board } from "./board.js";
 import { cardImage, cardName, cardShort } from "./cards.js";
-import { keepAtEnd, logLines, talkLines } from "./chatter.js";
-import { announce, fill, find, h } from "./dom.js";
+import { keepAtEnd, logLines, talkForm, talkLines } from "./chatter.js";
+import { ask, confirmed } from "./dialog.js";
+import { announce, fill, h } from "./dom.js";
+import { draggable } from "./drag.js";
 import { Follower } from "./live.js";
 import { tableRules } from "./lobby.js";
 import { LegalMoves } from "./moves.js";
-import { downloadExport } from "./replay.js";
-import { handResult, matchResult } from "./results.js";
+import { endActions, handResult, matchResult } from "./results.js";
 import { seatList, tickClocks } from "./seats.js";
 import { waitingRoom } from "./waiting.js";
 import { EVENT_TYPES, NOTE_TYPES, Names, PILE_NAMES, actionText, eventText } from "./words.js";
@@ -83,8 +84,6 @@ class TablePage {
     this.refreshTimer = undefined;
     /** The deadline already read again for once it passed. */
     this.lateDeadline = /** @type {string | null} */ (null);
-    /** A drag just ended: the click that follows it is not a choice. */
-    this.dragged = false;
     /** @type {() => void} */
     this.unsubscribe = () => {};
 
@@ -477,38 +476,10 @@ class TablePage {
     const parts = [];
     if (view.last_hand) parts.push(handResult(view.last_hand, names));
     if (this.summary && (this.summary.status === "finished" || this.summary.status === "aborted")) {
-      parts.unshift(matchResult(this.summary, names, this.endActions(this.summary)));
+      const seated = names.yourSeat !== null;
+      parts.unshift(matchResult(this.summary, names, endActions(this.summary, this.context, { seated, watch: this.watch })));
     }
     fill(this.results, ...parts.filter((part) => part !== null));
-  }
-
-  /**
-   * What comes after the end: a rematch, the replay, the export.
-   * @param {MatchSummary} summary
-   */
-  endActions(summary) {
-    const seated = this.names().yourSeat !== null;
-    /** @type {HTMLElement[]} */
-    const actions = [h("a", { class: "button", href: `#/replay/${summary.id}${this.watch ? `?watch=${encodeURIComponent(this.watch)}` : ""}`, text: "Replay it" })];
-    if (seated && summary.next_match_id) {
-      actions.unshift(h("a", { class: "button primary", href: `#/match/${summary.next_match_id}`, "data-action": "go-rematch", text: "Go to the rematch" }));
-    } else if (seated && summary.status === "finished") {
-      actions.unshift(h("button", {
-        type: "button", class: "primary", "data-action": "rematch", text: "Offer a rematch",
-        onclick: async () => {
-          try {
-            const rematch = await this.api.post("/v1/matches/{id}/rematch", { path: { id: summary.id } });
-            this.context.navigate(`#/match/${rematch.id}`);
-          } catch (error) {
-            this.context.toast(explain(error), "error");
-          }
-        },
-      }));
-    }
-    if (this.context.session.username) {
-      actions.push(h("button", { type: "button", class: "quiet", "data-action": "export", text: "Download the export", onclick: () => { void downloadExport(this.context, this.id); } }));
-    }
-    return actions;
   }
 
   renderLinks() {
@@ -539,26 +510,11 @@ class TablePage {
       return;
     }
     if (this.talkForm.querySelector("form")) return; // keep what the player is typing
-    const text = h("input", { id: "talk-text", maxLength: 500, required: true, autocomplete: "off", placeholder: "Say something to the table" });
-    const send = h("button", { type: "submit", text: "Send" });
-    fill(this.talkForm, h("form", {
-      class: "talk-form", "data-form": "talk",
-      onsubmit: async (/** @type {SubmitEvent} */ event) => {
-        event.preventDefault();
-        send.disabled = true;
-        try {
-          const said = await this.api.post("/v1/matches/{id}/messages", { path: { id: this.id }, body: { text: text.value } });
-          this.events.set(said.seq, said);
-          this.renderTalk();
-          this.renderLog();
-          text.value = "";
-        } catch (error) {
-          this.context.toast(explain(error), "error");
-        } finally {
-          send.disabled = false;
-        }
-      },
-    }, h("label", { for: "talk-text", class: "visually-hidden", text: "Message" }), text, send));
+    fill(this.talkForm, talkForm(this.context, this.id, (said) => {
+      this.events.set(said.seq, said);
+      this.renderTalk();
+      this.renderLog();
+    }));
   }
 
   focusHand() {
@@ -576,7 +532,7 @@ class TablePage {
    * @param {LegalMoves} legal
    */
   card(card, event, legal) {
-    if (this.dragged || this.busy) return;
+    if (this.busy) return;
     if (!legal.playable(card)) {
       this.context.toast(`${cardShort(card)} cannot be played now.`);
       return;
@@ -594,7 +550,7 @@ class TablePage {
    * @param {LegalMoves} legal
    */
   pile(pile, event, legal) {
-    if (this.dragged || this.busy) return;
+    if (this.busy) return;
     const actions = legal.targets(this.choice).get(pile);
     if (actions) {
       void this.act(actions);
@@ -633,53 +589,23 @@ class TablePage {
   }
 
   /**
-   * Dragging a card or a pile onto a pile (mouse, pen or touch).
+   * Lets a card or a pile be dragged onto the piles it may go to.
    * @param {HTMLElement} element
    * @param {Choice} choice
    * @param {LegalMoves} legal
    */
   draggable(element, choice, legal) {
-    element.classList.add("draggable");
-    element.addEventListener("pointerdown", (down) => {
-      if (down.button !== 0 || this.busy) return;
-      const startX = down.clientX;
-      const startY = down.clientY;
-      /** @type {HTMLElement | null} */
-      let ghost = null;
-      const move = (/** @type {PointerEvent} */ event) => {
-        if (!ghost) {
-          if (Math.hypot(event.clientX - startX, event.clientY - startY) < 8) return;
-          this.choice = choice;
-          this.render();
-          ghost = h("div", { class: "drag-ghost", "aria-hidden": "true" },
-            choice.kind === "card" ? cardImage(choice.card, { label: false }) : h("span", { text: choice.pile }));
-          document.body.append(ghost);
-        }
-        ghost.style.left = `${event.clientX}px`;
-        ghost.style.top = `${event.clientY}px`;
-        for (const over of this.felt.querySelectorAll(".drop-over")) over.classList.remove("drop-over");
-        ghost.hidden = true;
-        const under = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-pile]");
-        ghost.hidden = false;
-        if (under?.classList.contains("target")) under.classList.add("drop-over");
-      };
-      const up = (/** @type {PointerEvent} */ event) => {
-        window.removeEventListener("pointermove", move);
-        window.removeEventListener("pointerup", up);
-        window.removeEventListener("pointercancel", up);
-        if (!ghost) return;
-        ghost.remove();
-        this.dragged = true;
-        setTimeout(() => { this.dragged = false; }, 0);
-        const under = event.type === "pointerup" ? document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-pile]") : null;
-        const pile = /** @type {PileId | undefined} */ (under?.getAttribute("data-pile") ?? undefined);
+    draggable(element, choice.kind === "card" ? { card: choice.card } : { label: choice.pile }, {
+      allowed: () => !this.busy,
+      start: () => {
+        this.choice = choice;
+        this.render();
+      },
+      drop: (pile) => {
         const actions = pile ? legal.targets(choice).get(pile) : undefined;
         if (actions) void this.act(actions);
         else this.render();
-      };
-      window.addEventListener("pointermove", move);
-      window.addEventListener("pointerup", up);
-      window.addEventListener("pointercancel", up);
+      },
     });
   }
 
@@ -689,7 +615,8 @@ class TablePage {
    * @param {Action[]} actions
    */
   async act(actions) {
-    const action = actions.length === 1 ? actions[0] : await choose(actions);
+    const action = actions.length === 1 ? actions[0]
+      : await ask("Which one?", actions.map((choice) => ({ text: actionText(choice), value: choice })));
     if (action) await this.submit(action);
     else this.render();
   }
@@ -750,7 +677,7 @@ class TablePage {
    * @param {Action} action
    */
   async confirmThen(question, action) {
-    if (await confirm(question, actionText(action))) await this.submit(action);
+    if (await confirmed(question, actionText(action))) await this.submit(action);
   }
 
   async askHint() {
@@ -791,46 +718,4 @@ function hintPiles(action) {
   if (action.type === "play") return [action.to];
   if (action.type === "move") return [action.from, action.to];
   return [];
-}
-
-/**
- * Asks which of several actions (a modal dialog; Escape or "Cancel" answers none).
- * @param {Action[]} actions
- * @returns {Promise<Action | null>}
- */
-function choose(actions) {
-  return dialog("Which one?", actions.map((action) => ({ text: actionText(action), value: action })));
-}
-
-/**
- * @param {string} question
- * @param {string} yes
- */
-async function confirm(question, yes) {
-  return (await dialog(question, [{ text: yes, value: true }])) === true;
-}
-
-/**
- * A modal question with a button per answer and "Cancel".
- * @template T
- * @param {string} question
- * @param {{text: string, value: T}[]} answers
- * @returns {Promise<T | null>}
- */
-function dialog(question, answers) {
-  return new Promise((resolve) => {
-    const box = h("dialog", { class: "chooser", "aria-labelledby": "chooser-title" },
-      h("h2", { id: "chooser-title", text: question }),
-      h("div", { class: "button-row" },
-        answers.map((answer) => h("button", { type: "button", "data-answer": answer.text, text: answer.text, onclick: () => done(answer.value) })),
-        h("button", { type: "button", class: "quiet", text: "Cancel", onclick: () => done(null) })));
-    const done = (/** @type {T | null} */ value) => {
-      box.close();
-      box.remove();
-      resolve(value);
-    };
-    box.addEventListener("cancel", (event) => { event.preventDefault(); done(null); });
-    find(document, "body").append(box);
-    box.showModal();
-  });
 }
