@@ -41,6 +41,7 @@ import urllib.request
 from pathlib import Path
 
 from PIL import Image
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 HERE = Path(__file__).resolve().parent
@@ -284,30 +285,60 @@ def wait_settled(page, before):
         fail(f"a move was refused: {error.inner_text()}")
 
 
+def again(act, tries=5):
+    """Runs an action on a locator, again if its element was drawn anew under it (the page
+    redraws itself whenever the table changes; a locator finds the new element)."""
+    for attempt in range(tries):
+        try:
+            return act()
+        except PlaywrightError as error:
+            if "not attached" not in str(error) or attempt == tries - 1:
+                raise
+            time.sleep(0.1)
+
+
+def steady(page, name, last):
+    """Whether it is the page's player's turn and the page has stopped drawing itself: the same
+    version as at the last look (`last[name]`), so that what the test presses stays on the page."""
+    state = table_state(page)
+    before, last[name] = last.get(name), (state or {}).get("version")
+    return bool(state and state["mine"] and before == state["version"])
+
+
 def move_by_pointer(page, rng, tap=False, drag=False, chosen_then=None):
     """One legal move, chosen on the page as a person would: a playable card (or a pile that
     can move) and then a lit pile; else drawing or ending the turn. Clicks, taps, or a drag.
     Elements are found again by what they show (`data-card`, `data-pile`) at each step: the
     page draws itself anew whenever the table changes. `chosen_then` is called once the
-    choice is made and its piles are lit."""
+    choice is made and its piles are lit. Whether the move was a drag."""
     state = table_state(page)
-    press = (lambda locator: locator.tap()) if tap else (lambda locator: locator.click())
+    press = (lambda locator: again(locator.tap)) if tap else (lambda locator: again(locator.click))
     cards = page.eval_on_selector_all(".hand .card-button.playable", "(items) => items.map((i) => i.dataset.card)")
     piles = page.eval_on_selector_all(".felt .pile.movable", "(items) => items.map((i) => i.dataset.pile)")
     if cards or piles:
         chosen = (page.locator(f".hand .card-button.playable[data-card='{rng.choice(cards)}']") if cards
                   else page.locator(f".felt .pile.movable[data-pile='{rng.choice(piles)}']")).first
         if drag:
-            chosen.scroll_into_view_if_needed()
-            box = chosen.bounding_box()
+            again(chosen.scroll_into_view_if_needed)
+            box = again(chosen.bounding_box)
             page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             page.mouse.down()
             page.mouse.move(box["x"] + box["width"] / 2 + 12, box["y"] + 20, steps=3)
             page.wait_for_selector(".felt .pile.target")
-            targets = page.eval_on_selector_all(".felt .pile.target", "(items) => items.map((i) => i.dataset.pile)")
-            target = page.locator(f".felt .pile[data-pile='{rng.choice(targets)}']").bounding_box()
-            page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
-            page.mouse.up()
+            height = page.viewport_size["height"]
+            boxes = [page.locator(f".felt .pile[data-pile='{pile}']").bounding_box() for pile in
+                     page.eval_on_selector_all(".felt .pile.target", "(items) => items.map((i) => i.dataset.pile)")]
+            seen = [b for b in boxes if b["y"] >= 0 and b["y"] + b["height"] / 2 < height]
+            if seen:
+                target = rng.choice(seen)
+                page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
+                page.mouse.up()
+            else:
+                # No pile it may go to is on the screen with the card: let go, then click one.
+                page.mouse.up()
+                drag = False
+                targets = page.eval_on_selector_all(".felt .pile.target", "(items) => items.map((i) => i.dataset.pile)")
+                press(page.locator(f".felt .pile.target[data-pile='{rng.choice(targets)}']"))
         else:
             press(chosen)
             page.wait_for_selector(".felt .pile.target")
@@ -323,6 +354,7 @@ def move_by_pointer(page, rng, tap=False, drag=False, chosen_then=None):
         expect(button.count(), "a turn with nothing to do offers neither draw nor end_turn")
         press(button)
     wait_settled(page, state["version"])
+    return drag
 
 
 def tab_to(page, selector, limit=250):
@@ -422,6 +454,7 @@ def play_to_the_end(maya, leo, rng, shots, progress, watcher=None, snapshots=Non
     spectator's page is sampled after every move. `progress` records what has been seen: the
     drag, the table's screenshot with a card chosen, Leo told of his turn."""
     moves = {"maya": 0, "leo": 0}
+    last = {}
     deadline = time.monotonic() + 600
     while True:
         if watcher:
@@ -432,12 +465,12 @@ def play_to_the_end(maya, leo, rng, shots, progress, watcher=None, snapshots=Non
         if all(state["status"] in ("finished", "aborted") for state in states.values()):
             return moves
         expect(time.monotonic() < deadline, "the match did not end within 10 minutes")
-        if states["leo"]["mine"] and not progress["leo_told"]:
+        if states["leo"]["mine"] and not progress["leo_told"] and steady(leo, "leo-told", last):
             # While Leo is to move: his page's title counts the match, and his browser told him.
             wait_until(leo, "() => /^\\(1\\) /.test(document.title)")
             wait_until(leo, "() => window.__kcNotified.includes('Your turn')")
             progress["leo_told"] = True
-        if states["maya"]["mine"]:
+        if states["maya"]["mine"] and steady(maya, "maya", last):
             playable = bool(maya.query_selector(".hand .card-button.playable"))
             drag = playable and not progress["dragged"]
             show = None
@@ -447,14 +480,14 @@ def play_to_the_end(maya, leo, rng, shots, progress, watcher=None, snapshots=Non
                     axe(maya, "a table mid-hand, a card chosen")
                     screenshots(maya, shots, "table")
                 progress["shown"] = True
-            move_by_pointer(maya, rng, drag=drag, chosen_then=show)
-            progress["dragged"] = progress["dragged"] or drag
+            dragged = move_by_pointer(maya, rng, drag=drag, chosen_then=show)
+            progress["dragged"] = progress["dragged"] or dragged
             moves["maya"] += 1
-        elif states["leo"]["mine"]:
+        elif states["leo"]["mine"] and steady(leo, "leo", last):
             move_by_pointer(leo, rng, tap=True)
             moves["leo"] += 1
         else:
-            maya.wait_for_timeout(100)
+            maya.wait_for_timeout(120)
 
 
 def two_people(pages, server, other_origin, shots, rng):
@@ -602,18 +635,19 @@ def solo_by_keyboard(pages, server):
     page.wait_for_selector(".table-area:not([hidden])")
     match = page.evaluate("() => document.querySelector('.table-page').dataset.match")
     moves = 0
+    last = {}
     deadline = time.monotonic() + 300
     while True:
         state = table_state(page)
         if state["status"] in ("finished", "aborted"):
             break
         expect(time.monotonic() < deadline, "the solo match did not end within 5 minutes")
-        if state["mine"]:
+        if state["mine"] and steady(page, "nina", last):
             actions_are_focusable(page, "the table")
             move_by_keyboard(page)
             moves += 1
         else:
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(120)
     page.wait_for_selector(".match-result")
     status, summary = server.call("GET", f"/v1/matches/{match}")
     shown = page.eval_on_selector_all(".final-totals [data-final-seat]", "(items) => items.map((i) => Number(i.dataset.total))")
@@ -684,8 +718,14 @@ def across_a_restart(pages, server):
     login(page, here, "omar")
     page.goto(f"{here}#/match/{match}")
     page.wait_for_selector(".link-state.live")
-    # Omar ends his turn first if it is his, so that Pia moves after the restart.
-    if table_state(page)["mine"]:
+    # Omar ends his turns (the server may end Pia's by itself) until Pia is to move after the
+    # restart.
+    for _ in range(20):
+        status, view = server.call("GET", f"/v1/matches/{match}/view", pia)
+        if view["turn"] == view["your_seat"]:
+            break
+        wait_until(page, "(v) => Number(document.querySelector('.table-page').dataset.version) >= v", arg=view["version"])
+        wait_until(page, "() => !!document.querySelector('.banner.mine') && !!document.querySelector('[data-action=end_turn]')")
         before = table_state(page)["version"]
         page.click("[data-action=end_turn]")
         wait_settled(page, before)

@@ -132,7 +132,7 @@ function header(context) {
     h("a", { href: hash, text, "aria-current": here === name ? "page" : undefined });
   const waiting = context.inbox.waiting;
   const username = context.session.username;
-  fill(nav, 
+  fill(nav,
     link("#/", "Lobby", ""),
     username ? h("a", { href: "#/mine", "aria-current": here === "mine" ? "page" : undefined, "data-waiting": waiting },
       "My matches", waiting > 0 ? h("span", { class: "badge", "aria-label": `${waiting} waiting for you`, text: String(waiting) }) : null) : null,
@@ -140,7 +140,7 @@ function header(context) {
     link("#/settings", "Settings", "settings"));
   const account = find(document, "#site-account");
   if (username) {
-    fill(account, 
+    fill(account,
       h("a", { href: `#/players/${encodeURIComponent(username)}`, class: "me", text: username }),
       h("button", { type: "button", class: "quiet", text: "Log out", onclick: () => { void context.session.logout(); } }));
   } else {

@@ -8,6 +8,8 @@ import { h } from "./dom.js";
 
 /** How far (px) the pointer moves before a press becomes a drag. */
 const THRESHOLD = 8;
+/** Near the window's top or bottom edge (px), a drag scrolls the page (a tall layout). */
+const EDGE = 48;
 
 /**
  * @typedef {object} DragHandlers
@@ -38,6 +40,8 @@ export function draggable(element, shown, handlers) {
       }
       ghost.style.left = `${event.clientX}px`;
       ghost.style.top = `${event.clientY}px`;
+      if (event.clientY < EDGE) window.scrollBy(0, -16);
+      else if (event.clientY > window.innerHeight - EDGE) window.scrollBy(0, 16);
       for (const over of document.querySelectorAll(".drop-over")) over.classList.remove("drop-over");
       const under = pileAt(event, ghost);
       if (under?.classList.contains("target")) under.classList.add("drop-over");

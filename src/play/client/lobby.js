@@ -43,7 +43,7 @@ export function mountLobby(root, context) {
   const tables = h("div", { class: "tables", "aria-live": "polite" }, h("p", { class: "muted", text: "Looking for tables…" }));
   const playing = h("div", { class: "playing" });
   const createArea = h("div", {}, loggedIn ? h("p", { class: "muted", text: "Loading the rules…" }) : null);
-  fill(root, 
+  fill(root,
     h("h1", { text: "Lobby" }),
     loggedIn ? null : h("p", { class: "panel intro" }, h("a", { href: "#/login", text: "Log in or register" }),
       " to create a table or join one. Anyone may watch a public table."),
@@ -67,20 +67,23 @@ export function mountLobby(root, context) {
   let catalog = null;
   const filters = { preset: "", seats: "", clock: "" };
 
+  const list = h("div", { class: "table-list" });
   const renderTables = () => {
     if (!catalog) return;
+    const known = catalog;
     const shown = listed.filter((summary) => {
-      if (filters.preset && presetOf(summary, /** @type {RulesCatalog} */ (catalog)) !== filters.preset) return false;
+      if (filters.preset && presetOf(summary, known) !== filters.preset) return false;
       if (filters.seats && summary.seat_count !== Number(filters.seats)) return false;
       if (filters.clock === "none" && summary.clock) return false;
       if (filters.clock === "clock" && !summary.clock) return false;
       return true;
     });
-    fill(tables, 
-      filterBar(catalog, filters, renderTables, () => { void load(true); }),
+    // The filters stay as they are (and keep the focus); only the list is drawn again.
+    if (!tables.contains(list)) fill(tables, filterBar(known, filters, renderTables, () => { void load(true); }), list);
+    fill(list,
       shown.length === 0
         ? h("p", { class: "muted", text: listed.length ? "No open table fits these filters." : "No table is waiting for players. Create one!" })
-        : h("ul", { class: "match-list" }, shown.map((summary) => tableRow(summary, /** @type {RulesCatalog} */ (catalog), context))),
+        : h("ul", { class: "match-list" }, shown.map((summary) => tableRow(summary, known, context))),
       cursor ? h("button", { type: "button", class: "quiet", text: "More tables", onclick: () => { void load(false); } }) : null);
   };
 

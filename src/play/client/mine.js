@@ -27,7 +27,7 @@ export function mountMine(root, context) {
     [["", "all"], ["open", "waiting for players"], ["playing", "being played"], ["finished", "finished"], ["aborted", "called off"]]
       .map(([value, text]) => h("option", { value, text })));
   const notify = h("p", { class: "muted notify-offer" });
-  fill(root, 
+  fill(root,
     h("h1", { text: "My matches" }),
     notify,
     h("section", { class: "panel", "aria-labelledby": "your-move" }, h("h2", { id: "your-move", text: "Your move" }), waiting),

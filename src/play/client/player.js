@@ -25,7 +25,7 @@ export function mountPlayer(root, context, route) {
     ]);
     const rowOf = (/** @type {string} */ name, /** @type {Tally} */ tally) => h("tr", { "data-preset": name },
       h("th", { scope: "row", text: name }), columns.map(([key]) => h("td", { text: String(tally[key]) })));
-    fill(body, 
+    fill(body,
       h("p", {}, "A player since ", timeElement(player.member_since), ".",
         player.private_included ? " Your private matches are counted here too; others see your public ones only." : ""),
       h("div", { class: "table-scroll" }, h("table", { class: "tally" },

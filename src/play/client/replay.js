@@ -104,7 +104,7 @@ export function mountReplay(root, context, route) {
       : view.hand ? h("section", { class: "panel all-hands", "aria-label": "Your hand" },
         h("h2", { class: "small-title", text: "Your hand" }),
         h("span", { class: "mini-hand", "data-cards": view.hand.join(" ") }, view.hand.map((card) => cardImage(card)))) : null;
-    fill(table, 
+    fill(table,
       h("section", { class: "seats", "aria-label": "Players" }, seatList(view, summary)),
       h("section", { class: "felt", "aria-label": "The layout" }, board({ view, onPile: null })),
       hands,

@@ -117,17 +117,22 @@ export class Session {
   refresh(spent) {
     if (!this.stored) return Promise.resolve(false);
     if (this.stored.refreshToken !== spent) return Promise.resolve(true);
-    this.refreshing ??= this.refreshUnderLock().finally(() => { this.refreshing = null; });
+    this.refreshing ??= this.refreshUnderLock(spent).finally(() => { this.refreshing = null; });
     return this.refreshing;
   }
 
-  async refreshUnderLock() {
+  /**
+   * The refresh itself, one tab of the login at a time.
+   * @param {string} spent
+   */
+  async refreshUnderLock(spent) {
     const id = this.stored?.id;
     if (!id) return false;
     const work = async () => {
       const stored = this.stored;
       if (!stored || stored.id !== id) return false;
-      if (stored.accessExpiresAt - Date.now() > early(stored)) return true; // another tab just did
+      // Another tab refreshed while this one waited for the lock: its pair is adopted already.
+      if (stored.refreshToken !== spent) return true;
       try {
         const pair = await this.api.post("/v1/auth/refresh", { body: { refresh_token: stored.refreshToken }, anonymous: true });
         this.keep(pair, stored.username, id);

@@ -110,7 +110,7 @@ export function mountSettings(root, context) {
     },
   });
   const base = h("input", { type: "url", id: "api-base", value: preferences.apiBase, required: true, autocomplete: "url" });
-  fill(root, 
+  fill(root,
     h("h1", { text: "Settings" }),
     h("section", { class: "panel" },
       h("h2", { text: "Cards" }),

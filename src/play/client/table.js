@@ -446,7 +446,7 @@ class TablePage {
     const inGame = view.seats[seat]?.in_game ?? false;
     const button = (/** @type {string} */ key, /** @type {string} */ text, /** @type {() => void} */ run, /** @type {string} */ kind = "") =>
       h("button", { type: "button", class: kind, "data-action": key, "data-focus": `action-${key}`, text, disabled: this.busy, onclick: run });
-    fill(this.actions, 
+    fill(this.actions,
       legal.draw ? button("draw", "Draw", () => { void this.submit(/** @type {Action} */ (legal.draw)); }, "primary") : null,
       legal.endTurn ? button("end_turn", "End the turn", () => { void this.submit(/** @type {Action} */ (legal.endTurn)); }, "primary") : null,
       this.choice ? button("cancel", "Put it back", () => { this.choice = null; this.render(); }, "quiet") : null,
@@ -486,7 +486,7 @@ class TablePage {
     const summary = this.summary;
     if (!summary) return;
     const watch = this.watch ? `?watch=${encodeURIComponent(this.watch)}` : "";
-    fill(this.links, 
+    fill(this.links,
       summary.status !== "open" ? h("a", { href: `#/replay/${summary.id}${watch}`, text: "Replay" }) : null,
       summary.spectator_code && summary.status !== "open" ? h("a", {
         href: `#/match/${summary.id}?watch=${encodeURIComponent(summary.spectator_code)}`, text: "Spectator link",
