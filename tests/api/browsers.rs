@@ -6,8 +6,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    TestApp, assert_problem, full_match, players, private_match, spawn_app, spawn_app_with,
-    standard_match,
+    TestApp, assert_problem, created_id, full_match, header, players, private_match, spawn_app,
+    spawn_app_with, standard_match,
 };
 
 const PAGE: &str = "https://play.example.com";
@@ -21,13 +21,6 @@ async fn preflight(app: &TestApp, origin: &str, method: &str, headers: &str) -> 
         .send()
         .await
         .unwrap()
-}
-
-fn header<'a>(response: &'a reqwest::Response, name: &str) -> Option<&'a str> {
-    response
-        .headers()
-        .get(name)
-        .map(|value| value.to_str().unwrap())
 }
 
 /// Allowed origins get preflights and CORS headers; others a problem for the preflight and
@@ -272,15 +265,11 @@ async fn the_public_listings_answer_anybody_and_never_show_a_private_match() {
     let app = spawn_app().await;
     let (players, playing) = standard_match(&app).await;
     let private = private_match(&app, &players).await;
-    let open = app
-        .post_as(&players[0], "/v1/matches", &json!({"seats": 3}))
-        .await
-        .json::<Value>()
-        .await
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let open = created_id(
+        app.post_as(&players[0], "/v1/matches", &json!({"seats": 3}))
+            .await,
+    )
+    .await;
     let ids = |page: Value| -> Vec<String> {
         page["matches"]
             .as_array()

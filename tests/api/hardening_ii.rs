@@ -5,17 +5,8 @@
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, full_match, players, spawn_app, spawn_app_with,
+    Player, TestApp, assert_problem, created_id, full_match, players, spawn_app, spawn_app_with,
 };
-
-/// The id in a `201 Created` answer.
-async fn created_id(response: reqwest::Response) -> String {
-    assert_eq!(response.status(), 201);
-    response.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
 
 /// A match between `people` that ended by everyone but the last resigning.
 async fn ended_match(app: &TestApp, people: &[Player]) -> String {

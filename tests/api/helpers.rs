@@ -251,6 +251,23 @@ pub async fn json_of(request: reqwest::RequestBuilder) -> Value {
         .expect("a JSON body")
 }
 
+/// The id in a `201 Created` answer.
+pub async fn created_id(response: reqwest::Response) -> String {
+    assert_eq!(response.status(), 201);
+    response.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// A header of an answer, as text.
+pub fn header<'a>(response: &'a reqwest::Response, name: &str) -> Option<&'a str> {
+    response
+        .headers()
+        .get(name)
+        .map(|value| value.to_str().unwrap())
+}
+
 /// Asserts a problem+json answer with this status and code, and returns its body.
 pub async fn assert_problem(response: reqwest::Response, status: u16, code: &str) -> Value {
     assert_eq!(response.status(), status, "status");

@@ -2,14 +2,7 @@
 //! strict content security policy, revalidated by `ETag`; an operator may switch it off. What
 //! it does in a browser is tested by `tests/play/run.py`.
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_with};
-
-fn header<'a>(response: &'a reqwest::Response, name: &str) -> Option<&'a str> {
-    response
-        .headers()
-        .get(name)
-        .map(|value| value.to_str().unwrap())
-}
+use crate::helpers::{assert_problem, header, spawn_app, spawn_app_with};
 
 #[tokio::test]
 async fn the_web_client_is_served_at_play_with_a_strict_policy() {

@@ -17,7 +17,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -26,24 +25,9 @@ from playwright.sync_api import sync_playwright
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "support"))
 import local_server  # noqa: E402
+from local_server import call  # noqa: E402
 
 PASSWORD = "correct horse battery"
-
-
-def call(server, method, path, token=None, body=None):
-    request = urllib.request.Request(server + path, method=method)
-    if token:
-        request.add_header("authorization", f"Bearer {token}")
-    data = None
-    if body is not None:
-        request.add_header("content-type", "application/json")
-        data = json.dumps(body).encode()
-    try:
-        with urllib.request.urlopen(request, data) as response:
-            text = response.read()
-            return response.status, json.loads(text) if text else None
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
 
 
 def expect(condition, message):

@@ -3,10 +3,12 @@ checks (tests/browser, tests/clients, tests/walkthrough). Import it after puttin
 on `sys.path`.
 """
 
+import json
 import os
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 
 
@@ -40,3 +42,20 @@ def start(binary, database, port=None, **settings):
             time.sleep(0.1)
     process.kill()
     raise SystemExit("FAILED: the server did not start")
+
+
+def call(server, method, path, token=None, body=None):
+    """One request to the API at `server`: its status and JSON body (`None` when empty)."""
+    request = urllib.request.Request(server + path, method=method)
+    if token:
+        request.add_header("authorization", f"Bearer {token}")
+    data = None
+    if body is not None:
+        request.add_header("content-type", "application/json")
+        data = json.dumps(body).encode()
+    try:
+        with urllib.request.urlopen(request, data) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
