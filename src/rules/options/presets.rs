@@ -85,7 +85,9 @@ impl Rules {
             ));
         };
         let preset = match fields.get("preset") {
-            None | Some(serde_json::Value::Null) => Preset::Standard,
+            // A preset left out is `standard`; `null` is not a preset's name (the API's
+            // description says `preset` is one of the names).
+            None => Preset::Standard,
             Some(serde_json::Value::String(name)) => Preset::from_name(name).ok_or_else(|| {
                 RulesError::new(
                     "preset",

@@ -139,6 +139,7 @@ mod tests {
             ),
             (json!({"hand_size": 0}), "hand_size"),
             (json!({"preset": "poker"}), "preset"),
+            (json!({"preset": null}), "preset"),
             (json!({"colour": "red"}), "colour"),
             (json!({"draw": "sometimes"}), "draw"),
             (json!({"scoring": "none"}), "game_end"),
