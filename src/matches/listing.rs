@@ -66,11 +66,10 @@ impl Matches {
                 status: status.unwrap_or(MatchStatus::Open),
             },
         };
-        let account = match (listing, viewer.account()) {
-            (Listing::Public { .. }, account) => account.unwrap_or(""),
-            (_, Some(account)) => account,
-            (_, None) => return Err(MatchError::AccountNeeded),
-        };
+        let account = viewer.account();
+        if account.is_none() && !matches!(listing, Listing::Public { .. }) {
+            return Err(MatchError::AccountNeeded);
+        }
         let limit = query.limit.unwrap_or(20);
         if !(1..=MAX_PAGE).contains(&limit) {
             return Err(MatchError::invalid_query("limit", "limit is 1 to 100"));
@@ -87,7 +86,8 @@ impl Matches {
         };
         let rows = self
             .db
-            .list_matches(listing, account, cursor.as_ref(), limit)
+            // The public listings filter by no account (their statement ignores it).
+            .list_matches(listing, account.unwrap_or_default(), cursor.as_ref(), limit)
             .await?;
         let next_cursor = (rows.len() as i64 == limit)
             .then(|| rows.last().map(|last| encode_cursor(listing, last)))
@@ -99,7 +99,7 @@ impl Matches {
             .iter()
             .map(|row| {
                 let seats = seats.remove(&row.id).unwrap_or_default();
-                let seated = !account.is_empty() && store::seat_of(&seats, account).is_some();
+                let seated = account.is_some_and(|id| store::seat_of(&seats, id).is_some());
                 MatchSummary::new(row, &seats, seated, now)
             })
             .collect();

@@ -739,6 +739,17 @@ def across_a_restart(pages, server):
     lines = page.eval_on_selector_all(".log [data-seq]", "(items) => items.map((item) => Number(item.dataset.seq))")
     expect(lines == sorted(set(lines)) and lines[-1] >= after["version"] - 1, f"the log holds every event once, in order: {lines[-5:]}")
     print(f"ok: the page went from version {before} to {after['version']} across the restart, by its stream")
+
+    # While the match runs, a player looks back over their own turns: the replay shows their
+    # own hand as it was, and no other.
+    page.goto(f"{here}#/replay/{match}?at=1")
+    page.wait_for_selector(".replay-page[data-at='1']")
+    status, then = server.call("GET", f"/v1/matches/{match}/replay?at=1", omar)
+    shown = page.get_attribute(".replay-table .all-hands .mini-hand", "data-cards")
+    expect(then.get("all_hands") is None and shown == " ".join(then["hand"]),
+           f"Omar's own hand at 1: shown {shown}, the API's {then['hand']}")
+    expect(not page.query_selector(".replay-table [data-hand-seat]"), "no other hand in a running match's replay")
+    print("ok: the replay of the running match shows Omar his own hand as it was, and no other")
     context.close()
 
 
