@@ -1,12 +1,14 @@
 //! Headers every answer carries: its request id (`x-request-id`, the id of its line in the
 //! log, for a client to quote), `X-Content-Type-Options: nosniff`, and on the Swagger UI pages
 //! a content security policy that lets them load only their own files and never be framed.
+//! And [`unchanged`]: whether a request's `If-None-Match` names an answer's `ETag`.
 
-use actix_web::HttpMessage;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{
-    CONTENT_SECURITY_POLICY, HeaderName, HeaderValue, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    CONTENT_SECURITY_POLICY, HeaderName, HeaderValue, IF_NONE_MATCH, X_CONTENT_TYPE_OPTIONS,
+    X_FRAME_OPTIONS,
 };
+use actix_web::{HttpMessage, HttpRequest};
 use tracing_actix_web::RequestId;
 
 /// The Swagger UI loads its own scripts and styles (and sets inline styles) and the API's
@@ -43,4 +45,16 @@ where
         }
         Ok(response)
     }
+}
+
+/// Whether `If-None-Match` names `etag` (or `*`).
+pub fn unchanged(request: &HttpRequest, etag: &str) -> bool {
+    request
+        .headers()
+        .get(IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|tags| {
+            tags.split(',')
+                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+        })
 }

@@ -7,6 +7,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, guard, web};
 
 use super::error::ApiError;
+use super::headers;
 use crate::play;
 
 /// What the client's files may do: its own scripts and styles only (no inline code, so an
@@ -46,11 +47,7 @@ async fn file(request: HttpRequest, path: web::Path<String>) -> Result<HttpRespo
             format!("The web client has no file `{path}`."),
         )
     })?;
-    let unchanged = request
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == asset.etag));
+    let unchanged = headers::unchanged(&request, &asset.etag);
     let mut response = if unchanged {
         HttpResponse::NotModified()
     } else {

@@ -48,8 +48,8 @@ pub struct CatalogOption {
     pub schema: Value,
 }
 
-/// The catalog's options, each with its schema read from the API description once.
-static OPTIONS: LazyLock<Vec<CatalogOption>> = LazyLock::new(|| {
+/// The catalog's options, each with its schema read from the API description.
+fn options() -> Vec<CatalogOption> {
     let api = crate::http::openapi();
     let schemas = &api["components"]["schemas"];
     catalog::options()
@@ -59,7 +59,7 @@ static OPTIONS: LazyLock<Vec<CatalogOption>> = LazyLock::new(|| {
             option,
         })
         .collect()
-});
+}
 
 /// `schema` with every `$ref` to a component replaced by the component (its own keywords
 /// kept beside it, `description` taken from the place that refers).
@@ -100,13 +100,20 @@ fn inlined(schema: &Value, components: &Value) -> Value {
 pub async fn rules_catalog() -> HttpResponse {
     HttpResponse::Ok()
         .insert_header(("Cache-Control", "public, max-age=3600"))
-        .json(RulesCatalog {
-            options: OPTIONS.clone(),
-            presets: catalog::presets(),
-            readings: catalog::READINGS.to_vec(),
-            rule_error_codes: RuleError::CODES.to_vec(),
-        })
+        .content_type("application/json")
+        .body(CATALOG.as_str())
 }
+
+/// The catalog as the answer's bytes: it never changes while the server runs.
+static CATALOG: LazyLock<String> = LazyLock::new(|| {
+    serde_json::to_string(&RulesCatalog {
+        options: options(),
+        presets: catalog::presets(),
+        readings: catalog::READINGS.to_vec(),
+        rule_error_codes: RuleError::CODES.to_vec(),
+    })
+    .expect("the catalog serialises")
+});
 
 /// The rule book this server plays, for players and client authors: notation, piles, actions,
 /// every option and preset, the precise readings, leaving a game, the shuffle, and how a client
@@ -135,27 +142,25 @@ mod tests {
 
     #[test]
     fn every_option_carries_its_schema_with_no_reference_left() {
-        for option in OPTIONS.iter() {
+        let options = options();
+        for option in &options {
             let text = option.schema.to_string();
             assert!(!text.contains("$ref"), "{}: {text}", option.option.name);
             assert!(option.schema.is_object(), "{}", option.option.name);
         }
-        let game_end = &OPTIONS
-            .iter()
-            .find(|o| o.option.name == "game_end")
-            .unwrap()
-            .schema;
+        let schema_of = |name: &str| {
+            &options
+                .iter()
+                .find(|option| option.option.name == name)
+                .unwrap()
+                .schema
+        };
         assert_eq!(
-            game_end["oneOf"][0]["properties"]["target"]["maximum"],
+            schema_of("game_end")["oneOf"][0]["properties"]["target"]["maximum"],
             100_000
         );
-        let draw = &OPTIONS
-            .iter()
-            .find(|o| o.option.name == "draw")
-            .unwrap()
-            .schema;
         assert_eq!(
-            draw["enum"],
+            schema_of("draw")["enum"],
             serde_json::json!(["end", "start", "when_stuck"])
         );
     }

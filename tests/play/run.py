@@ -657,10 +657,7 @@ def solo_by_keyboard(pages, server):
 
 def replay_scrubber(pages, server, match, shots):
     step("the replay scrubber against the API's replay, position by position")
-    context = pages.context(viewport=DESKTOP)
-    page = pages.page(context)
-    here = f"{server.address}/play/"
-    login(page, here, "maya")
+    context, page, here = logged_in_page(pages, server, "maya")
     page.goto(f"{here}#/replay/{match}?at=0")
     page.wait_for_selector(".replay-page[data-at='0']")
     token = server.token("maya")
@@ -705,10 +702,7 @@ def across_a_restart(pages, server):
     status, created = server.call("POST", "/v1/matches", omar, {"seats": 2})
     match = created["id"]
     expect(server.call("POST", f"/v1/matches/{match}/join", pia, {})[0] == 200, "pia joins")
-    context = pages.context(viewport=DESKTOP)
-    page = pages.page(context)
-    here = f"{server.address}/play/"
-    login(page, here, "omar")
+    context, page, here = logged_in_page(pages, server, "omar")
     page.goto(f"{here}#/match/{match}")
     page.wait_for_selector(".link-state.live")
     # Omar ends his turns (the server may end Pia's by itself) until Pia is to move after the
@@ -755,6 +749,16 @@ def across_a_restart(pages, server):
 
 def login(page, base, username):
     register(page, base, username, form="login")
+
+
+def logged_in_page(pages, server, username):
+    """A new desktop browser, logged in as `username` on the server's /play: its context, its
+    page and the client's address."""
+    context = pages.context(viewport=DESKTOP)
+    page = pages.page(context)
+    here = f"{server.address}/play/"
+    login(page, here, username)
+    return context, page, here
 
 
 def to_move(pages_by_seat):

@@ -6,6 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use crate::http::body::Json;
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{Caller, Idempotency, Play, Watcher};
+use crate::http::headers;
 use crate::matches::{LoggedEvent, MatchView, Matches, MoveRequest};
 
 /// The caller's private view (a spectator's view of a public match for others, also for
@@ -43,7 +44,7 @@ pub async fn get_view(
             .map_or("s".to_owned(), |seat| seat.to_string()),
         if claimable { "-late" } else { "" }
     );
-    if matches_etag(&request, &etag) {
+    if headers::unchanged(&request, &etag) {
         return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, etag))
             .finish());
@@ -52,18 +53,6 @@ pub async fn get_view(
         .insert_header((header::ETAG, etag))
         .insert_header((header::CACHE_CONTROL, "private, no-cache"))
         .json(view))
-}
-
-/// Whether `If-None-Match` names `etag` (or `*`).
-fn matches_etag(request: &HttpRequest, etag: &str) -> bool {
-    request
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|tags| {
-            tags.split(',')
-                .any(|tag| tag.trim() == etag || tag.trim() == "*")
-        })
 }
 
 /// Make a move: any action of `legal_actions` on your turn; `{"type": "resign"}` at any moment;

@@ -31,8 +31,6 @@ export class Inbox {
     this.notificationListeners = new Set();
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.recount = undefined;
-    /** The newest notification seen, so a reconnect misses nothing. */
-    this.lastSeq = /** @type {number | null} */ (null);
   }
 
   /** @param {() => void} listener Called when `waiting` changes. */
@@ -51,7 +49,6 @@ export class Inbox {
   restart() {
     this.follower?.stop();
     this.follower = null;
-    this.lastSeq = null;
     this.setWaiting(0);
     if (!this.session.username) return;
     const follower = new Follower({
@@ -70,7 +67,6 @@ export class Inbox {
 
   /** @param {Notification} notification */
   receive(notification) {
-    this.lastSeq = notification.seq;
     for (const listener of this.notificationListeners) listener(notification);
     if (RECOUNT.has(notification.type)) this.countSoon(200);
     if (notification.type === "your_turn" && this.preferences.notify) {

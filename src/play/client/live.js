@@ -110,9 +110,10 @@ export class Follower {
   /** @param {T} item */
   async receive(item) {
     if (this.after !== null && item.seq <= this.after) return;
-    if (this.after !== null && item.seq > this.after + 1) {
-      const between = (await this.options.missed(this.after))
-        .filter((missed) => missed.seq < item.seq && (this.after === null || missed.seq > this.after));
+    const after = this.after;
+    if (after !== null && item.seq > after + 1) {
+      const between = (await this.options.missed(after))
+        .filter((missed) => missed.seq > after && missed.seq < item.seq);
       if (between.length) this.options.deliver(between);
     }
     this.after = item.seq;

@@ -119,14 +119,29 @@ export function mountLobby(root, context) {
 }
 
 /**
+ * The preset nearest a table's rules (the seat count aside) and how many options differ from it.
+ * @param {MatchSummary} summary
+ * @param {RulesCatalog} catalog
+ */
+function nearestPreset(summary, catalog) {
+  const ours = /** @type {Record<string, unknown>} */ (summary.rules);
+  let best = { name: "custom", changed: Infinity };
+  for (const preset of catalog.presets) {
+    const theirs = /** @type {Record<string, unknown>} */ (preset.rules);
+    const changed = Object.keys(ours).filter((key) => key !== "players" && JSON.stringify(ours[key]) !== JSON.stringify(theirs[key])).length;
+    if (changed < best.changed) best = { name: preset.name, changed };
+  }
+  return best;
+}
+
+/**
  * The preset a table's rules are (`custom` when no preset, the seat count aside, is them).
  * @param {MatchSummary} summary
  * @param {RulesCatalog} catalog
  */
 export function presetOf(summary, catalog) {
-  const ours = JSON.stringify({ ...summary.rules, players: 0 });
-  const preset = catalog.presets.find((candidate) => JSON.stringify({ ...candidate.rules, players: 0 }) === ours);
-  return preset?.name ?? "custom";
+  const nearest = nearestPreset(summary, catalog);
+  return nearest.changed === 0 ? nearest.name : "custom";
 }
 
 /**
@@ -136,14 +151,8 @@ export function presetOf(summary, catalog) {
  * @param {RulesCatalog} catalog
  */
 export function tableRules(summary, catalog) {
-  const ours = /** @type {Record<string, unknown>} */ (summary.rules);
-  let best = { name: "custom", changed: Infinity };
-  for (const preset of catalog.presets) {
-    const theirs = /** @type {Record<string, unknown>} */ (preset.rules);
-    const changed = Object.keys(ours).filter((key) => key !== "players" && JSON.stringify(ours[key]) !== JSON.stringify(theirs[key])).length;
-    if (changed < best.changed) best = { name: preset.name, changed };
-  }
-  const name = best.changed === 0 ? best.name : `${best.name} with ${plural(best.changed, "house rule")}`;
+  const nearest = nearestPreset(summary, catalog);
+  const name = nearest.changed === 0 ? nearest.name : `${nearest.name} with ${plural(nearest.changed, "house rule")}`;
   return rulesText(summary.rules, name);
 }
 

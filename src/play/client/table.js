@@ -235,8 +235,7 @@ class TablePage {
     if (!before || before.turn_number !== view.turn_number || before.turn !== view.turn) {
       this.choice = null;
       this.hint = null;
-      if (view.status === "playing" && view.turn === view.your_seat && view.your_seat !== null &&
-          (!before || before.turn !== view.turn || before.turn_number !== view.turn_number)) {
+      if (view.status === "playing" && view.turn === view.your_seat && view.your_seat !== null) {
         announce("Your turn.");
       }
     }
