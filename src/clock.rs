@@ -28,10 +28,14 @@ impl Clock for SystemClock {
 }
 
 /// The system's clock moved on by whatever a test asks: time passes as usual, and jumps
-/// forward on [`ManualClock::advance`].
+/// forward on [`ManualClock::advance`]. A test that checks a boundary to the second
+/// ([`ManualClock::freeze`]) stops it, so that a real second ticking over between two requests
+/// cannot move the answer.
 #[derive(Debug, Default)]
 pub struct ManualClock {
     ahead_by: AtomicI64,
+    /// The system time the clock stopped at, or 0 while time passes.
+    frozen_at: AtomicI64,
 }
 
 impl ManualClock {
@@ -39,11 +43,22 @@ impl ManualClock {
     pub fn advance(&self, seconds: i64) {
         self.ahead_by.fetch_add(seconds, Ordering::SeqCst);
     }
+
+    /// Stops time where it is now: from here on it moves only by [`ManualClock::advance`].
+    pub fn freeze(&self) {
+        let _ =
+            self.frozen_at
+                .compare_exchange(0, system_now(), Ordering::SeqCst, Ordering::SeqCst);
+    }
 }
 
 impl Clock for ManualClock {
     fn now(&self) -> i64 {
-        system_now() + self.ahead_by.load(Ordering::SeqCst)
+        let base = match self.frozen_at.load(Ordering::SeqCst) {
+            0 => system_now(),
+            frozen_at => frozen_at,
+        };
+        base + self.ahead_by.load(Ordering::SeqCst)
     }
 }
 
@@ -132,5 +147,16 @@ mod tests {
         let before = clock.now();
         clock.advance(86_400);
         assert!(clock.now() >= before + 86_400);
+    }
+
+    #[test]
+    fn a_frozen_clock_moves_only_when_told() {
+        let clock = ManualClock::default();
+        clock.freeze();
+        let frozen = clock.now();
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        assert_eq!(clock.now(), frozen);
+        clock.advance(5);
+        assert_eq!(clock.now(), frozen + 5);
     }
 }

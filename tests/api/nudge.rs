@@ -26,6 +26,8 @@ async fn version(app: &TestApp, player: &Player, id: &str) -> i64 {
 #[tokio::test]
 async fn a_nudge_tells_the_seat_to_move_once_a_turn_when_it_is_due() {
     let app = spawn_app().await;
+    // The boundary is checked to the second: a real second ticking over must not move it.
+    app.clock.freeze();
     let people = players(&app, 2).await;
     let id = full_match(&app, &people, json!({"preset": "standard"})).await;
     let (turn, view) = view_of_turn(&app, &people, &id).await;
@@ -126,6 +128,7 @@ async fn a_nudge_tells_the_seat_to_move_once_a_turn_when_it_is_due() {
 #[tokio::test]
 async fn with_a_clock_a_quarter_of_the_turn_and_each_turn_anew() {
     let app = spawn_app().await;
+    app.clock.freeze();
     let people = players(&app, 2).await;
     let clock = json!({"turn_seconds": 400, "bank_seconds": 0});
     let id = seated_match(&app, &people, json!({"seats": 2, "clock": clock})).await;
