@@ -6,12 +6,50 @@
 //!
 //! What makes the work safe with several processes on one database is the round's own claim:
 //! each piece of work is leased to one process (see [`crate::store::work`] and
-//! `matches::leased`), so a round may run anywhere, any number of times.
+//! `matches::leased`), so a round may run anywhere, any number of times. Leases are short
+//! ([`LEASE_SECONDS`]) and renewed while the work goes on ([`renewing`]): a process that dies
+//! holding work keeps it from the others for a few seconds only.
 
 use std::fmt::Display;
 use std::time::Duration;
 
 use crate::live::Wake;
+
+/// How long a claim on background work holds unless renewed: the longest a process that died
+/// (SIGKILL, a lost machine) keeps its claimed work from the others.
+pub const LEASE_SECONDS: i64 = 5;
+
+/// How often a claim's lease is renewed while its work goes on: often enough that a renewal
+/// or two may be late without the lease running out.
+pub const RENEW_EVERY: Duration = Duration::from_millis(1500);
+
+/// Runs `work` to its end, calling `renew` every [`RENEW_EVERY`] meanwhile, so that a lease
+/// stays short however long the work under it takes. A failed renewal is logged and the work
+/// goes on: should another process take the work over meanwhile, what it writes is checked
+/// against the match's version (or, for a webhook, sent again with the same id), so the cost
+/// is a lost race, never work done twice.
+pub async fn renewing<T, Renew, Renewed, E>(work: impl Future<Output = T>, renew: Renew) -> T
+where
+    Renew: Fn() -> Renewed,
+    Renewed: Future<Output = Result<(), E>>,
+    E: Display,
+{
+    let mut work = std::pin::pin!(work);
+    let mut every = tokio::time::interval(RENEW_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The first tick is at once: the claim was just made.
+    every.tick().await;
+    loop {
+        tokio::select! {
+            done = &mut work => return done,
+            _ = every.tick() => {
+                if let Err(error) = renew().await {
+                    tracing::warn!(%error, "could not renew a lease on background work");
+                }
+            }
+        }
+    }
+}
 
 /// When a task's rounds run.
 #[derive(Clone, Debug)]
@@ -51,4 +89,32 @@ where
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_lease_is_renewed_while_the_work_goes_on_and_not_after() {
+        let renewals = AtomicUsize::new(0);
+        let renew = || {
+            renewals.fetch_add(1, Ordering::SeqCst);
+            std::future::ready(Ok::<(), String>(()))
+        };
+        let answer = renewing(
+            async {
+                tokio::time::sleep(RENEW_EVERY * 2 + Duration::from_millis(300)).await;
+                42
+            },
+            renew,
+        )
+        .await;
+        assert_eq!(answer, 42);
+        assert_eq!(renewals.load(Ordering::SeqCst), 2);
+        tokio::time::sleep(RENEW_EVERY).await;
+        assert_eq!(renewals.load(Ordering::SeqCst), 2, "none after the work");
+    }
 }

@@ -159,6 +159,12 @@ pub struct Settings {
     #[arg(long, env = "WEBHOOK_RETRY_HOURS", default_value_t = 72, value_parser = clap::value_parser!(u64).range(24..=720))]
     pub webhook_retry_hours: u64,
 
+    /// Serve `GET /metrics` (Prometheus) on this address of its own instead of the API's port,
+    /// for example `127.0.0.1:9090`, so that it can stay off the public network. Unset: on the
+    /// API's port.
+    #[arg(long, env = "METRICS_BIND_ADDRESS")]
+    pub metrics_bind: Option<SocketAddr>,
+
     /// Serve the reference web client at `/play` (`true` or `false`).
     #[arg(long, env = "WEB_CLIENT", default_value_t = true, action = clap::ArgAction::Set)]
     pub web_client: bool,
@@ -247,6 +253,7 @@ impl std::fmt::Debug for Settings {
             .field("webhook_timeout_seconds", &self.webhook_timeout_seconds)
             .field("webhook_retry_hours", &self.webhook_retry_hours)
             .field("web_client", &self.web_client)
+            .field("metrics_bind", &self.metrics_bind)
             .finish()
     }
 }

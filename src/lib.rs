@@ -39,6 +39,8 @@
 //!   the binary; the client reaches the server only through the public API.
 //! - [`config`], [`startup`], [`telemetry`], [`process`]: settings, building and running the
 //!   app, logs, and what the process asks of the system (open files, a word before SIGBUS).
+//! - [`instruments`]: the metrics every layer records (one function per event, label values
+//!   from fixed sets), rendered at `GET /metrics`.
 
 #![warn(missing_docs)]
 
@@ -50,6 +52,7 @@ pub mod clock;
 pub mod config;
 pub mod follow;
 pub mod http;
+pub mod instruments;
 pub mod live;
 pub mod matches;
 pub mod model;

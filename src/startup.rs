@@ -34,6 +34,8 @@ const MINUTE: Duration = Duration::from_secs(60);
 pub struct Application {
     server: Server,
     address: std::net::SocketAddr,
+    /// `/metrics` on a listener of its own (`METRICS_BIND_ADDRESS`), and its address.
+    metrics: Option<(Server, std::net::SocketAddr)>,
     db: Db,
     matches: Arc<Matches>,
 }
@@ -59,6 +61,8 @@ impl Application {
         listener: TcpListener,
         clock: Arc<dyn Clock>,
     ) -> anyhow::Result<Application> {
+        // Before anything records: every figure from the start goes to the one recorder.
+        crate::instruments::recorder();
         let db = Db::connect(&settings.database).await?;
         db.migrate().await?;
         let kek = settings
@@ -122,9 +126,11 @@ impl Application {
         let trusted_proxies = web::Data::new(TrustedProxies(settings.trusted_proxies.clone()));
         let files = Files::plan(&settings);
         let held = web::Data::new(HeldConnections::new(files.held_connections, longest_hold));
+        let (matches_data, held_data) = (matches.clone(), held.clone());
         let match_service = matches.clone().into_inner();
         let cors_origins = settings.cors_allowed_origins.clone();
         let web_client = settings.web_client;
+        let metrics_here = settings.metrics_bind.is_none();
         let server = HttpServer::new(move || {
             // The routes come from the same `configure` as the served description (built once
             // above), so the two cannot disagree.
@@ -143,8 +149,10 @@ impl Application {
                 .wrap(middleware::from_fn(http::text::refuse_nul))
                 .wrap(http::cors::policy(&cors_origins))
                 .wrap(middleware::from_fn(http::cors::explain_refused_preflights))
+                .wrap(middleware::from_fn(http::metrics::keep_off_cors))
                 .wrap_fn(http::headers::add)
                 .wrap(TracingLogger::<RequestLog>::new())
+                .wrap(middleware::from_fn(http::metrics::time_requests))
                 .service(
                     SwaggerUi::new("/docs/{_:.*}")
                         .external_url_unchecked("/openapi.json", api.clone()),
@@ -160,6 +168,9 @@ impl Application {
                 .configure(|config| {
                     if web_client {
                         http::play::configure(config);
+                    }
+                    if metrics_here {
+                        http::metrics::configure(config);
                     }
                 })
                 .app_data(fallback.clone())
@@ -178,9 +189,18 @@ impl Application {
         .shutdown_timeout(30)
         .listen(listener)?
         .run();
+        let metrics = match settings.metrics_bind {
+            Some(bind) => Some(metrics_server(
+                TcpListener::bind(bind)?,
+                matches_data,
+                held_data,
+            )?),
+            None => None,
+        };
         Ok(Application {
             server,
             address,
+            metrics,
             db,
             matches: match_service,
         })
@@ -201,10 +221,45 @@ impl Application {
         self.matches.clone()
     }
 
+    /// The address `/metrics` has to itself, if `METRICS_BIND_ADDRESS` gave it one.
+    pub fn metrics_address(&self) -> Option<std::net::SocketAddr> {
+        self.metrics.as_ref().map(|(_, address)| *address)
+    }
+
     /// Serves until stopped (SIGTERM or Ctrl-C stop it gracefully).
     pub async fn run(self) -> std::io::Result<()> {
-        self.server.await
+        match self.metrics {
+            Some((metrics, _)) => {
+                // The metrics listener lives as long as the API's: whichever stops first
+                // (a signal stops both) ends the process.
+                tokio::select! {
+                    served = self.server => served,
+                    served = metrics => served,
+                }
+            }
+            None => self.server.await,
+        }
     }
+}
+
+/// `/metrics` alone on `listener`: one worker, no token, no CORS.
+fn metrics_server(
+    listener: TcpListener,
+    matches: web::Data<Matches>,
+    held: web::Data<HeldConnections>,
+) -> std::io::Result<(Server, std::net::SocketAddr)> {
+    let address = listener.local_addr()?;
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(matches.clone())
+            .app_data(held.clone())
+            .configure(http::metrics::configure)
+    })
+    .workers(1)
+    .shutdown_timeout(5)
+    .listen(listener)?
+    .run();
+    Ok((server, address))
 }
 
 /// Notification and webhook settings from the server's.

@@ -13,11 +13,13 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::ApiError;
+use crate::instruments;
 
 /// How many connections requests may hold open at once, and for how long each.
 #[derive(Clone, Debug)]
 pub struct HeldConnections {
     places: Arc<Semaphore>,
+    cap: usize,
     longest: Duration,
 }
 
@@ -26,8 +28,17 @@ impl HeldConnections {
     pub fn new(cap: usize, longest: Duration) -> HeldConnections {
         HeldConnections {
             places: Arc::new(Semaphore::new(cap)),
+            cap,
             longest,
         }
+    }
+
+    /// How many are held now, and the cap.
+    pub fn figures(&self) -> (usize, usize) {
+        (
+            self.cap.saturating_sub(self.places.available_permits()),
+            self.cap,
+        )
     }
 }
 
@@ -61,6 +72,7 @@ impl FromRequest for Held {
                     longest: held.longest,
                 })
                 .map_err(|_| {
+                    instruments::held_refused();
                     ApiError::refused(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too_many_held_connections",

@@ -15,6 +15,7 @@ pub mod headers;
 pub mod health;
 pub mod held;
 pub mod matches;
+pub mod metrics;
 pub mod notifications;
 pub mod openapi;
 pub mod play;

@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -32,7 +32,8 @@ use super::{MatchError, MatchSummary, Matches};
 use crate::background::{self, Schedule};
 use crate::bots::{self, Level};
 use crate::clock::rfc3339;
-use crate::model::MatchStatus;
+use crate::instruments::{self, Mover};
+use crate::model::{MatchStatus, Named};
 use crate::rules::{Action, RuleError, Seat};
 use crate::store::work::Work;
 use crate::store::{SeatRow, free_bot_account};
@@ -253,6 +254,7 @@ impl Matches {
         {
             Ok(written) => {
                 self.bot_counts.actions.fetch_add(1, Ordering::Relaxed);
+                instruments::move_accepted(Mover::Bot);
                 Ok(written)
             }
             Err(MatchError::VersionConflict { .. }) => {
@@ -289,10 +291,15 @@ async fn think(
 ) -> Result<bots::Decision, MatchError> {
     let knowledge = current.state.knowledge(seat);
     let seed = seed_of(match_id, current.version);
-    tokio::task::spawn_blocking(move || bots::decide(level, &knowledge, seed))
-        .await
-        .map_err(|error| MatchError::Corrupt(format!("a bot's thread failed: {error}")))?
-        .ok_or_else(|| MatchError::Corrupt("a bot was asked to move off its turn".into()))
+    tokio::task::spawn_blocking(move || {
+        let started = Instant::now();
+        let decision = bots::decide(level, &knowledge, seed);
+        instruments::bot_decided(level.name(), started.elapsed());
+        decision
+    })
+    .await
+    .map_err(|error| MatchError::Corrupt(format!("a bot's thread failed: {error}")))?
+    .ok_or_else(|| MatchError::Corrupt("a bot was asked to move off its turn".into()))
 }
 
 /// A seed from a match id and version (FNV-1a: stable across builds and platforms).

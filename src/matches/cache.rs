@@ -123,6 +123,11 @@ impl StateCache {
             .len()
     }
 
+    /// The most matches it holds.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// Whether nothing is cached.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -1,15 +1,14 @@
 //! Background work on matches, leased: a round claims the matches with a kind of work due
-//! (at most a batch, each for [`LEASE_SECONDS`], rows another process is claiming skipped; see
-//! [`crate::store::work`]), does the work of each, and gives each lease up as soon as that
-//! match is done, or has failed and waits for the next round. A process that dies holding a
-//! lease only delays that match's work until the lease runs out. The clock sweep
+//! (at most a batch, each for [`LEASE_SECONDS`], renewed while the batch is worked through;
+//! rows another process is claiming skipped; see [`crate::store::work`]), does the work of
+//! each, and gives each lease up as soon as that match is done, or has failed and waits for
+//! the next round. A process that dies holding a lease only delays that match's work until
+//! the lease runs out, within a few seconds. The clock sweep
 //! ([`super::timekeeping`]) and the bots' turns ([`super::bots`]) are rounds of this.
 
 use super::{MatchError, Matches};
+use crate::background::{LEASE_SECONDS, renewing};
 use crate::store::work::Work;
-
-/// How long a process's claim on a match's background work holds before another may take it.
-pub const LEASE_SECONDS: i64 = 30;
 
 impl Matches {
     /// One round of `work`: the matches it is due on, up to `batch`, claimed for this process
@@ -31,14 +30,21 @@ impl Matches {
             .db
             .claim_work(work, now, now + LEASE_SECONDS, batch)
             .await?;
-        for match_id in &due {
-            if let Err(error) = each(match_id.clone()).await {
-                tracing::warn!(match_id, ?work, %error, "background work on a match failed");
+        let done = async {
+            for match_id in &due {
+                if let Err(error) = each(match_id.clone()).await {
+                    tracing::warn!(match_id, ?work, %error, "background work on a match failed");
+                }
+                // Done (or failed, to be tried again at the next round): the match's next
+                // work, a reminder's deadline say, must not wait for the lease to run out.
+                self.db.release_work(work, match_id).await?;
             }
-            // Done (or failed, to be tried again at the next round): the match's next work, a
-            // reminder's deadline say, must not wait for the lease to run out.
-            self.db.release_work(work, match_id).await?;
-        }
-        Ok(due.len())
+            Ok(due.len())
+        };
+        renewing(done, || {
+            self.db
+                .renew_work(work, &due, self.clock.now() + LEASE_SECONDS)
+        })
+        .await
     }
 }

@@ -32,6 +32,7 @@
 //!   [`crate::notifications`]);
 //! - [`log`]: the log's entries (the engine's events and the server's notes: reminders,
 //!   stand-ins, talk, nudges), the hash chain, and the one place entries are encoded and decoded;
+//! - `figures`: what a metrics scrape reads (the cache, the pool, the work waiting);
 //! - [`error`] holds [`MatchError`], each refusal with its stable code.
 
 pub mod access;
@@ -43,6 +44,7 @@ pub mod deletions;
 pub mod error;
 pub mod export;
 pub mod feed;
+mod figures;
 pub mod hints;
 pub mod idempotency;
 pub mod invitations;
@@ -96,6 +98,8 @@ pub struct Matches {
     bot_counts: bots::BotCounts,
     /// Hints given, and the limits on computing new ones.
     hints: hints::HintDesk,
+    /// The background work waiting, as the metrics last read it.
+    last_backlog: figures::LastBacklog,
 }
 
 impl Matches {
@@ -117,6 +121,7 @@ impl Matches {
             bot_turns: Wake::default(),
             bot_counts: bots::BotCounts::default(),
             hints: hints::HintDesk::default(),
+            last_backlog: figures::LastBacklog::default(),
         }
     }
 

@@ -10,6 +10,7 @@ use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
 use super::log::Entry;
 use super::state::{Intent, retrying_races};
 use super::{MatchError, Matches};
+use crate::instruments::{self, Mover};
 use crate::rules::{Action, Event, GameState, RuleError, Rules, Seat, Status, View};
 
 /// A view of the table with the match's version.
@@ -117,6 +118,22 @@ impl Matches {
     /// Plays a move for the caller's seat if the match is at `expected_version`; nothing is
     /// written on any refusal. With a key, a retry of the same move gets the first answer again.
     pub async fn play(
+        &self,
+        match_id: &str,
+        player: Player<'_>,
+        request: MoveRequest,
+        key: Option<IdempotencyKey>,
+    ) -> Result<MoveAnswer, MatchError> {
+        let answer = self.play_checked(match_id, player, request, key).await;
+        match &answer {
+            Ok(answer) if !answer.replayed => instruments::move_accepted(Mover::Player),
+            Ok(_) => {}
+            Err(refused) => instruments::move_refused(refused.code()),
+        }
+        answer
+    }
+
+    async fn play_checked(
         &self,
         match_id: &str,
         player: Player<'_>,

@@ -14,6 +14,7 @@ use super::clock::MatchClock;
 use super::log::{self, Entry, Recorded};
 use super::notices;
 use super::{MatchError, Matches};
+use crate::instruments::{self, CacheLookup};
 use crate::live::Checkpoint;
 use crate::model::{MatchStatus, Outcome};
 use crate::rules::{Action, Event, GameState, OutReason, Seat, Setup, Status};
@@ -114,6 +115,7 @@ impl Matches {
                 .notifier
                 .is_current(match_id, current.version, verified)
         {
+            instruments::cache_lookup(CacheLookup::Hit);
             let role = current.table.role(viewer);
             role.sees()?;
             if let Intent::Act { .. } = intent {
@@ -164,13 +166,21 @@ impl Matches {
     pub(super) async fn load(&self, read: &ReadRow) -> Result<Arc<MatchState>, MatchError> {
         let row = &read.row;
         let mut next = match self.cache.get(&row.id) {
-            Some((cached, _)) if cached.version > row.version => return Ok(cached),
-            Some((cached, _)) if cached.version == row.version => {
-                self.cache.put(&row.id, cached.clone(), read.checkpoint);
+            Some((cached, _)) if cached.version >= row.version => {
+                instruments::cache_lookup(CacheLookup::Confirmed);
+                if cached.version == row.version {
+                    self.cache.put(&row.id, cached.clone(), read.checkpoint);
+                }
                 return Ok(cached);
             }
-            Some((cached, _)) => (*cached).clone(),
-            None => self.fresh(row).await?,
+            Some((cached, _)) => {
+                instruments::cache_lookup(CacheLookup::Behind);
+                (*cached).clone()
+            }
+            None => {
+                instruments::cache_lookup(CacheLookup::Miss);
+                self.fresh(row).await?
+            }
         };
         for recorded in self
             .recorded(&row.id, next.version, row.version - next.version)

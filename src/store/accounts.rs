@@ -40,7 +40,7 @@ impl Db {
         .bind(account.username.to_lowercase())
         .bind(&account.password_hash)
         .bind(account.created_at)
-        .execute(self.pool()))
+        .execute(&mut *self.connection().await?))
         .await?;
         Ok(())
     }
@@ -56,7 +56,7 @@ impl Db {
              WHERE username_key = $1 AND deleted_at IS NULL AND id NOT LIKE 'bot:%'",
                 )
                 .bind(username.to_lowercase())
-                .fetch_optional(self.pool()),
+                .fetch_optional(&mut *self.connection().await?),
             )
             .await?;
         Ok(row.as_ref().map(from_row).transpose()?)
@@ -70,7 +70,7 @@ impl Db {
                     "SELECT id, username, password_hash, created_at FROM accounts WHERE id = $1 AND deleted_at IS NULL",
                 )
                 .bind(id)
-                .fetch_optional(self.pool()),
+                .fetch_optional(&mut *self.connection().await?),
             )
             .await?;
         Ok(row.as_ref().map(from_row).transpose()?)

@@ -130,7 +130,9 @@ impl Db {
             }
             query = query.bind(cursor.id.clone());
         }
-        let rows = self.timed(query.bind(limit).fetch_all(self.pool())).await?;
+        let rows = self
+            .timed(query.bind(limit).fetch_all(&mut *self.connection().await?))
+            .await?;
         rows.iter().map(match_from_row).collect()
     }
 }

@@ -40,7 +40,7 @@ impl Db {
                     "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1"
                 ))
                 .bind(id)
-                .fetch_optional(self.pool()),
+                .fetch_optional(&mut *self.connection().await?),
             )
             .await?;
         row.as_ref().map(match_from_row).transpose()
@@ -70,7 +70,7 @@ impl Db {
                 ))
                 .bind(id)
                 .bind(account_id)
-                .fetch_optional(self.pool()),
+                .fetch_optional(&mut *self.connection().await?),
             )
             .await?;
         let Some(row) = row else { return Ok(None) };
@@ -113,7 +113,10 @@ impl Db {
         for id in match_ids {
             query = query.bind(id);
         }
-        for row in self.timed(query.fetch_all(self.pool())).await? {
+        for row in self
+            .timed(query.fetch_all(&mut *self.connection().await?))
+            .await?
+        {
             by_match
                 .entry(row.try_get("match_id")?)
                 .or_default()
@@ -131,7 +134,7 @@ impl Db {
                      WHERE s.account_id = $1 AND m.status = 'open'",
                 )
                 .bind(account_id)
-                .fetch_all(self.pool()),
+                .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         Ok(rows
@@ -150,7 +153,7 @@ impl Db {
                      JOIN matches m ON m.id = s.match_id JOIN accounts a ON a.id = s.account_id \
                      WHERE m.status = 'open' AND a.deleted_at IS NOT NULL",
                 )
-                .fetch_all(self.pool()),
+                .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         Ok(rows
@@ -174,7 +177,11 @@ impl Db {
         T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any>,
     {
         let row = self
-            .timed(sqlx::query(sql).bind(id).fetch_optional(self.pool()))
+            .timed(
+                sqlx::query(sql)
+                    .bind(id)
+                    .fetch_optional(&mut *self.connection().await?),
+            )
             .await?;
         Ok(row.map(|row| row.try_get(0)).transpose()?)
     }
@@ -208,7 +215,9 @@ impl Db {
         &self,
         query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
     ) -> Result<Vec<StoredEvent>, StoreError> {
-        let rows = self.timed(query.fetch_all(self.pool())).await?;
+        let rows = self
+            .timed(query.fetch_all(&mut *self.connection().await?))
+            .await?;
         rows.iter()
             .map(stored_event)
             .collect::<Result<_, sqlx::Error>>()

@@ -17,10 +17,12 @@
 //! - [`notifications`]: each account's stream, and the relay that numbers it;
 //! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries;
 //!   [`stream_tickets`]: single-use tickets that open a stream from a browser;
-//! - [`work`]: background work on matches (clocks, bot turns) shared by processes with leases.
+//! - [`work`]: background work on matches (clocks, bot turns) shared by processes with leases;
+//!   `backlog`: how much of each kind of background work waits, for the metrics.
 
 pub mod accounts;
 pub mod append;
+mod backlog;
 mod error;
 pub mod invitations;
 mod listing;
@@ -40,9 +42,11 @@ use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
+use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool, Connection, Executor, Row, Transaction};
 
 use crate::config::DatabaseSettings;
+use crate::instruments;
 pub use error::StoreError;
 use error::outage;
 pub use listing::{Cursor, Listing};
@@ -228,21 +232,39 @@ impl Db {
             sqlx::query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)")
                 .bind(channel)
                 .bind(payload)
-                .execute(&self.pool),
+                .execute(&mut *self.connection().await?),
         )
         .await?;
         Ok(())
     }
 
-    /// The pool.
+    /// The pool itself, for tests that reach past the store.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// A connection from the pool for one statement, the wait for it measured
+    /// ([`instruments::waiting_for_connection`]).
+    pub(crate) async fn connection(&self) -> Result<PoolConnection<Any>, StoreError> {
+        let _waiting = instruments::waiting_for_connection();
+        Ok(self.pool.acquire().await?)
+    }
+
+    /// The pool's connections as a scrape reports them: open, idle, and the most it opens.
+    pub fn pool_figures(&self) -> (u32, u32, u32) {
+        let idle = u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX);
+        (
+            self.pool.size(),
+            idle,
+            self.pool.options().get_max_connections(),
+        )
     }
 
     /// A write transaction. On SQLite it takes the write lock at once (`BEGIN IMMEDIATE`): a
     /// transaction that read first and wrote later could not get the lock while another writer
     /// held it and would fail with `SQLITE_BUSY` instead of waiting for its turn.
     pub(crate) async fn begin_write(&self) -> Result<Transaction<'static, Any>, StoreError> {
+        let _waiting = instruments::waiting_for_connection();
         match self.backend {
             Backend::Sqlite => self.timed(self.pool.begin_with("BEGIN IMMEDIATE")).await,
             Backend::Postgres => self.timed(self.pool.begin()).await,

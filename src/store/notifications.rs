@@ -104,7 +104,7 @@ impl Db {
         let row = self
             .timed(
                 sqlx::query("SELECT id FROM notifications WHERE seq IS NULL LIMIT 1")
-                    .fetch_optional(self.pool()),
+                    .fetch_optional(&mut *self.connection().await?),
             )
             .await?;
         Ok(row.is_some())
@@ -175,7 +175,7 @@ impl Db {
                 .bind(account_id)
                 .bind(after)
                 .bind(limit)
-                .fetch_all(self.pool()),
+                .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         rows.iter()
@@ -198,7 +198,7 @@ impl Db {
             .timed(
                 sqlx::query("SELECT notification_seq FROM accounts WHERE id = $1")
                     .bind(account_id)
-                    .fetch_optional(self.pool()),
+                    .fetch_optional(&mut *self.connection().await?),
             )
             .await?;
         Ok(match row {
@@ -218,7 +218,7 @@ impl Db {
                 )
                 .bind(before)
                 .bind(limit)
-                .execute(self.pool()),
+                .execute(&mut *self.connection().await?),
             )
             .await?;
         Ok(deleted.rows_affected())

@@ -87,7 +87,7 @@ impl Db {
                     "SELECT {COLUMNS} FROM personal_tokens WHERE token_hash = $1"
                 ))
                 .bind(token_hash)
-                .fetch_optional(self.pool()),
+                .fetch_optional(&mut *self.connection().await?),
             )
             .await?;
         Ok(row.as_ref().map(from_row).transpose()?)
@@ -105,7 +105,7 @@ impl Db {
                      ORDER BY created_at DESC, id"
                 ))
                 .bind(account_id)
-                .fetch_all(self.pool()),
+                .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
@@ -122,7 +122,7 @@ impl Db {
                 sqlx::query("DELETE FROM personal_tokens WHERE account_id = $1 AND id = $2")
                     .bind(account_id)
                     .bind(id)
-                    .execute(self.pool()),
+                    .execute(&mut *self.connection().await?),
             )
             .await
             .map_err(StoreError::of_write)?;
@@ -135,7 +135,7 @@ impl Db {
             sqlx::query("UPDATE personal_tokens SET last_used_at = $2 WHERE id = $1")
                 .bind(id)
                 .bind(now)
-                .execute(self.pool()),
+                .execute(&mut *self.connection().await?),
         )
         .await?;
         Ok(())

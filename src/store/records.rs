@@ -19,7 +19,11 @@ impl Db {
             *ALIASED_MATCH_COLUMNS
         );
         let rows = self
-            .timed(sqlx::query(&sql).bind(account_id).fetch_all(self.pool()))
+            .timed(
+                sqlx::query(&sql)
+                    .bind(account_id)
+                    .fetch_all(&mut *self.connection().await?),
+            )
             .await?;
         rows.iter()
             .map(|row| {
@@ -45,7 +49,7 @@ impl Db {
                      WHERE s.account_id = $1 AND e.event LIKE '{\"type\":\"seat_out\"%'",
                 )
                 .bind(account_id)
-                .fetch_all(self.pool()),
+                .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         Ok(rows

@@ -20,7 +20,7 @@ impl Db {
         self.timed(async {
             sqlx::query("DELETE FROM stream_tickets WHERE expires_at <= $1")
                 .bind(now)
-                .execute(self.pool())
+                .execute(&mut *self.connection().await?)
                 .await?;
             sqlx::query(
                 "INSERT INTO stream_tickets (ticket_hash, account_id, token_id, expires_at) \
@@ -30,7 +30,7 @@ impl Db {
             .bind(account_id)
             .bind(token_id)
             .bind(expires_at)
-            .execute(self.pool())
+            .execute(&mut *self.connection().await?)
             .await?;
             Ok::<_, StoreError>(())
         })
@@ -52,7 +52,7 @@ impl Db {
                      RETURNING account_id, expires_at",
                 )
                 .bind(ticket_hash)
-                .fetch_optional(self.pool()),
+                .fetch_optional(&mut *self.connection().await?),
             )
             .await?;
         let Some(row) = row else { return Ok(None) };

@@ -39,7 +39,8 @@ impl Db {
         token: &RefreshToken,
         now: i64,
     ) -> Result<(), StoreError> {
-        self.timed(insert_token(self.pool(), token, now)).await
+        self.timed(insert_token(&mut *self.connection().await?, token, now))
+            .await
     }
 
     /// The stored token with this hash.
@@ -51,7 +52,7 @@ impl Db {
             "SELECT token_hash, account_id, family_id, expires_at, used_at, revoked_at FROM refresh_tokens WHERE token_hash = $1",
         )
         .bind(token_hash)
-        .fetch_optional(self.pool()))
+        .fetch_optional(&mut *self.connection().await?))
         .await?;
         let Some(row) = row else { return Ok(None) };
         Ok(Some(RefreshToken {
@@ -108,7 +109,7 @@ impl Db {
         )
         .bind(now)
         .bind(family_id)
-        .execute(self.pool()))
+        .execute(&mut *self.connection().await?))
         .await?;
         Ok(())
     }
@@ -125,7 +126,7 @@ impl Db {
             .bind(kid)
             .bind(secret)
             .bind(now)
-            .execute(self.pool()))
+            .execute(&mut *self.connection().await?))
             .await?;
         Ok(())
     }
@@ -136,7 +137,7 @@ impl Db {
             sqlx::query("UPDATE signing_keys SET secret = $2 WHERE kid = $1")
                 .bind(kid)
                 .bind(secret)
-                .execute(self.pool()),
+                .execute(&mut *self.connection().await?),
         )
         .await?;
         Ok(())
@@ -149,7 +150,7 @@ impl Db {
                 sqlx::query(
                     "SELECT kid, secret FROM signing_keys ORDER BY created_at DESC, kid DESC",
                 )
-                .fetch_all(self.pool()),
+                .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         rows.iter()

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::work::{Claim, claim_statement};
+use super::work::{Claim, claim_statement, renewal_statement};
 use super::{Db, Owner, StoreError};
 
 /// A stored webhook.
@@ -167,7 +167,7 @@ impl Db {
                 sqlx::query(&sql)
                     .bind(account_id)
                     .bind(id.unwrap_or_default())
-                    .fetch_all(self.pool()),
+                    .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         let mut webhooks = rows
@@ -181,7 +181,7 @@ impl Db {
                      WHERE w.account_id = $1 ORDER BY k.kind",
                 )
                 .bind(account_id)
-                .fetch_all(self.pool()),
+                .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         let mut by_webhook: HashMap<String, Vec<String>> = HashMap::new();
@@ -244,7 +244,7 @@ impl Db {
                 .bind(account_id)
                 .bind(id)
                 .bind(now)
-                .execute(self.pool()),
+                .execute(&mut *self.connection().await?),
             )
             .await
             .map_err(StoreError::of_write)?;
@@ -267,7 +267,7 @@ impl Db {
                 )
                 .bind(webhook_id)
                 .bind(limit)
-                .fetch_all(self.pool()),
+                .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         let mut deliveries = Vec::with_capacity(rows.len());
@@ -295,7 +295,7 @@ impl Db {
                 )
                 .bind(webhook_id)
                 .bind(oldest)
-                .fetch_all(self.pool()),
+                .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         let mut by_delivery: HashMap<i64, Vec<AttemptRow>> = HashMap::new();
@@ -341,7 +341,7 @@ impl Db {
                     .bind(now)
                     .bind(lease_until)
                     .bind(limit)
-                    .fetch_all(self.pool()),
+                    .fetch_all(&mut *self.connection().await?),
             )
             .await
             .map_err(StoreError::of_write)?;
@@ -361,7 +361,7 @@ impl Db {
                      WHERE d.webhook_id = $1 AND d.state = 'pending' ORDER BY d.id LIMIT 1",
                 )
                 .bind(webhook_id)
-                .fetch_optional(self.pool()),
+                .fetch_optional(&mut *self.connection().await?),
             )
             .await?;
         let Some(row) = row else { return Ok(None) };
@@ -461,12 +461,32 @@ impl Db {
         .map_err(StoreError::of_write)
     }
 
+    /// Extends this process's claims on these webhooks until `lease_until`; those given up
+    /// already stay free.
+    pub async fn renew_webhooks(
+        &self,
+        webhook_ids: &[String],
+        lease_until: i64,
+    ) -> Result<(), StoreError> {
+        if webhook_ids.is_empty() {
+            return Ok(());
+        }
+        let sql = renewal_statement("webhooks", "lease_until", webhook_ids.len());
+        let mut query = sqlx::query(&sql).bind(lease_until);
+        for id in webhook_ids {
+            query = query.bind(id);
+        }
+        self.timed(query.execute(&mut *self.connection().await?))
+            .await?;
+        Ok(())
+    }
+
     /// Gives up this process's claim on a webhook.
     pub async fn release_webhook(&self, webhook_id: &str) -> Result<(), StoreError> {
         self.timed(
             sqlx::query("UPDATE webhooks SET lease_until = NULL WHERE id = $1")
                 .bind(webhook_id)
-                .execute(self.pool()),
+                .execute(&mut *self.connection().await?),
         )
         .await?;
         Ok(())

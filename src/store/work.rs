@@ -1,6 +1,7 @@
 //! Background work on matches that server processes share: each piece is claimed for a while
-//! (a lease, Unix seconds in a column of the match's row) by one process, which releases it
-//! when done; a process that dies holding one only delays the work until the lease runs out.
+//! (a lease, Unix seconds in a column of the match's row) by one process, which renews it while
+//! working and releases it when done; a process that dies holding one only delays the work
+//! until the lease runs out, a few seconds ([`crate::background::LEASE_SECONDS`]).
 //! On PostgreSQL rows another process is claiming are skipped, not waited for
 //! (`FOR UPDATE SKIP LOCKED`).
 
@@ -78,6 +79,16 @@ pub(super) fn claim_statement(backend: Backend, claim: Claim<'_>) -> String {
     )
 }
 
+/// The statement that renews the leases of `count` rows of `table` (`$2`…) until `$1`, unless
+/// given up already.
+pub(super) fn renewal_statement(table: &str, lease: &str, count: usize) -> String {
+    let ids: Vec<String> = (2..count + 2).map(|place| format!("${place}")).collect();
+    format!(
+        "UPDATE {table} SET {lease} = $1 WHERE {lease} IS NOT NULL AND id IN ({})",
+        ids.join(", ")
+    )
+}
+
 impl Db {
     /// Claims, until `lease_until`, up to `limit` matches with `work` due at `now` that no
     /// other process holds; returns their ids.
@@ -104,7 +115,7 @@ impl Db {
                     .bind(now)
                     .bind(lease_until)
                     .bind(limit)
-                    .fetch_all(self.pool()),
+                    .fetch_all(&mut *self.connection().await?),
             )
             .await?;
         Ok(rows
@@ -113,11 +124,36 @@ impl Db {
             .collect::<Result<_, _>>()?)
     }
 
+    /// Extends this process's claims on `work` for these matches until `lease_until`; those
+    /// given up already (no lease) stay free.
+    pub async fn renew_work(
+        &self,
+        work: Work,
+        match_ids: &[String],
+        lease_until: i64,
+    ) -> Result<(), StoreError> {
+        if match_ids.is_empty() {
+            return Ok(());
+        }
+        let sql = renewal_statement("matches", work.lease(), match_ids.len());
+        let mut query = sqlx::query(&sql).bind(lease_until);
+        for id in match_ids {
+            query = query.bind(id);
+        }
+        self.timed(query.execute(&mut *self.connection().await?))
+            .await?;
+        Ok(())
+    }
+
     /// Gives up this process's claim on a match's `work`.
     pub async fn release_work(&self, work: Work, match_id: &str) -> Result<(), StoreError> {
         let sql = format!("UPDATE matches SET {} = NULL WHERE id = $1", work.lease());
-        self.timed(sqlx::query(&sql).bind(match_id).execute(self.pool()))
-            .await?;
+        self.timed(
+            sqlx::query(&sql)
+                .bind(match_id)
+                .execute(&mut *self.connection().await?),
+        )
+        .await?;
         Ok(())
     }
 }

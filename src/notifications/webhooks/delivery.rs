@@ -18,8 +18,9 @@ use super::address::{GuardedResolver, refused_literal};
 use super::signing::SigningSecret;
 use super::{WebhookSettings, open_secret};
 use crate::auth::sealing::KeyEncryptionKey;
-use crate::background::{self, Schedule};
+use crate::background::{self, LEASE_SECONDS, Schedule, renewing};
 use crate::clock::Clock;
+use crate::instruments::{self, Delivery};
 use crate::notifications::{Notification, Wake};
 use crate::store::webhooks::{AttemptOutcome, AttemptRow, Outgoing, WebhookRow};
 use crate::store::{Db, StoreError};
@@ -89,25 +90,33 @@ impl Deliverer {
         });
     }
 
-    /// A lease outlasts the work done under it: work stops while an attempt still fits with
-    /// room to spare, and the lease is given up at the end. Short, so that the deliveries of a
-    /// process that died are taken up soon.
-    fn lease(&self) -> Duration {
+    /// How long one claim works through a webhook's queue before giving others their turn:
+    /// a few attempts. (The lease itself is short and renewed meanwhile, so that the deliveries
+    /// of a process that died are taken up within seconds.)
+    fn turn(&self) -> Duration {
         self.settings.timeout * 3 + Duration::from_secs(5)
     }
 
-    /// Claims the due webhooks and works through each one's queue, all at once; answers how
-    /// many it claimed.
+    /// Claims the due webhooks and works through each one's queue, all at once, renewing the
+    /// claims meanwhile; answers how many it claimed.
     async fn round(self: &Arc<Self>) -> Result<usize, StoreError> {
         let now = self.clock.now();
-        let lease_until = now + self.lease().as_secs() as i64;
-        let claimed = self.db.claim_due_webhooks(now, lease_until, CLAIM).await?;
+        let claimed = self
+            .db
+            .claim_due_webhooks(now, now + LEASE_SECONDS, CLAIM)
+            .await?;
         let taken = claimed.len();
+        let ids: Vec<String> = claimed.iter().map(|webhook| webhook.id.clone()).collect();
         let work = claimed.into_iter().map(|webhook| {
             let deliverer = self.clone();
             tokio::spawn(async move { deliverer.work_through(webhook).await })
         });
-        for done in futures_util::future::join_all(work).await {
+        let done = renewing(futures_util::future::join_all(work), || {
+            self.db
+                .renew_webhooks(&ids, self.clock.now() + LEASE_SECONDS)
+        })
+        .await;
+        for done in done {
             if let Err(error) = done {
                 tracing::error!(%error, "a webhook delivery task failed");
             }
@@ -126,7 +135,7 @@ impl Deliverer {
                 return;
             }
         };
-        while claimed_at.elapsed() + self.settings.timeout * 2 < self.lease() {
+        while claimed_at.elapsed() + self.settings.timeout * 2 < self.turn() {
             let outgoing = match self.db.next_delivery(&webhook.id).await {
                 Ok(Some(outgoing)) => outgoing,
                 Ok(None) => break,
@@ -147,6 +156,11 @@ impl Deliverer {
                 tracing::warn!(%error, "could not record a webhook delivery");
                 return;
             }
+            instruments::delivery_attempted(match outcome {
+                AttemptOutcome::Delivered => Delivery::Delivered,
+                AttemptOutcome::Retry { .. } => Delivery::Failed,
+                AttemptOutcome::Disable { .. } => Delivery::GivenUp,
+            });
             if !delivered {
                 break;
             }

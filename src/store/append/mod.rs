@@ -128,7 +128,7 @@ impl Db {
         .bind(account_id)
         .bind(match_id)
         .bind(key)
-        .fetch_optional(self.pool()))
+        .fetch_optional(&mut *self.connection().await?))
         .await?;
         let Some(row) = row else { return Ok(None) };
         let status: i64 = row.try_get("status")?;

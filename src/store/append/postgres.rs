@@ -17,12 +17,14 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use serde::Serialize;
 use sqlx::AnyConnection;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Append;
+use crate::instruments;
 use crate::model::{Named, Outcome};
 use crate::store::{Db, StoreError};
 
@@ -134,9 +136,10 @@ async fn write(db: Db, mut jobs: mpsc::Receiver<Job>, counts: Arc<Counts>) {
 
 async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
     let appends: Vec<&Append> = batch.iter().map(|job| &job.append).collect();
+    let started = Instant::now();
     let outcome = db
         .timed(async {
-            let mut connection = db.pool().acquire().await?;
+            let mut connection = db.connection().await?;
             append_together(&mut connection, &appends)
                 .await
                 .map_err(StoreError::of_write)
@@ -144,6 +147,7 @@ async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
         .await;
     match outcome {
         Ok(written) => {
+            instruments::batch_committed(batch.len(), started.elapsed());
             for job in batch {
                 let _ = job.done.send(Ok(written.contains(&job.append.match_id)));
             }
@@ -169,7 +173,7 @@ async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
             for job in batch {
                 let outcome = db
                     .timed(async {
-                        let mut connection = db.pool().acquire().await?;
+                        let mut connection = db.connection().await?;
                         write_one(&mut connection, &job.append)
                             .await
                             .map_err(StoreError::of_write)

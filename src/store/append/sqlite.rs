@@ -1,8 +1,11 @@
 //! SQLite: an append is one write transaction.
 
+use std::time::Instant;
+
 use sqlx::AnyConnection;
 
 use super::Append;
+use crate::instruments;
 use crate::model::{Named, Outcome};
 use crate::store::{Db, StoreError};
 
@@ -10,6 +13,7 @@ use crate::store::{Db, StoreError};
 pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, StoreError> {
     db.timed(async {
         let mut transaction = db.begin_write().await?;
+        let started = Instant::now();
         // A unique key refusing a write (a lost race on `seq`, an idempotency key already kept)
         // is a refusal like a stale version: nothing is written.
         match write(&mut transaction, append).await {
@@ -18,6 +22,7 @@ pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, Store
                     .commit()
                     .await
                     .map_err(|error| StoreError::from(error).of_write())?;
+                instruments::batch_committed(1, started.elapsed());
                 Ok(true)
             }
             Ok(false) | Err(StoreError::Conflict(_)) => {

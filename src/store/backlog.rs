@@ -1,0 +1,53 @@
+//! What background work waits in the database, for the metrics: how many pieces of each kind and
+//! how long the oldest has waited. One statement, each part on an index the work itself uses
+//! (`notifications_to_relay`, `webhook_deliveries_pending`, the lease columns' due order).
+
+use sqlx::Row;
+
+use super::{Db, StoreError};
+use crate::instruments::Backlog;
+
+/// Counts and the oldest time of each queue at `$1` (Unix seconds).
+const BACKLOG: &str = "SELECT \
+    (SELECT COUNT(*) FROM notifications WHERE seq IS NULL) AS unrelayed, \
+    (SELECT MIN(created_at) FROM notifications WHERE seq IS NULL) AS unrelayed_since, \
+    (SELECT COUNT(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
+       WHERE d.state = 'pending' AND w.disabled_at IS NULL) AS outbox, \
+    (SELECT MIN(d.created_at) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
+       WHERE d.state = 'pending' AND w.disabled_at IS NULL) AS outbox_since, \
+    (SELECT COUNT(*) FROM matches WHERE bot_turn_since IS NOT NULL) AS bot_turns, \
+    (SELECT MIN(bot_turn_since) FROM matches WHERE bot_turn_since IS NOT NULL) AS bot_since, \
+    (SELECT COUNT(*) FROM matches WHERE status = 'playing' AND \
+       ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)) AS clocks, \
+    (SELECT MIN(CASE WHEN on_timeout IN ('forfeit', 'bot') AND deadline <= $1 \
+                     AND (remind_at IS NULL OR remind_at > deadline) THEN deadline \
+                     ELSE remind_at END) \
+       FROM matches WHERE status = 'playing' AND \
+       ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)) AS clocks_since";
+
+impl Db {
+    /// The background work waiting at `now`.
+    pub async fn backlog(&self, now: i64) -> Result<Backlog, StoreError> {
+        let row = self
+            .timed(
+                sqlx::query(BACKLOG)
+                    .bind(now)
+                    .fetch_one(&mut *self.connection().await?),
+            )
+            .await?;
+        let age = |column: &str| -> Result<i64, StoreError> {
+            let since: Option<i64> = row.try_get(column)?;
+            Ok(since.map_or(0, |since| (now - since).max(0)))
+        };
+        Ok(Backlog {
+            unrelayed: row.try_get("unrelayed")?,
+            relay_lag: age("unrelayed_since")?,
+            outbox_pending: row.try_get("outbox")?,
+            outbox_oldest: age("outbox_since")?,
+            bot_turns: row.try_get("bot_turns")?,
+            bot_lag: age("bot_since")?,
+            clocks_due: row.try_get("clocks")?,
+            clock_lag: age("clocks_since")?,
+        })
+    }
+}

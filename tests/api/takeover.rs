@@ -1,0 +1,186 @@
+//! Fast takeover (issue 20): background work a process claimed and then died holding (SIGKILL:
+//! it never renews its lease, never gives it up) waits only until the lease runs out,
+//! `LEASE_SECONDS` (5 s), before another round takes it: a bot's turn and a webhook's queue.
+//! A live process keeps its claim by renewing it, and a claim it gave up stays free.
+//!
+//! The server's clock is frozen here and moved by hand, so "the lease ran out" is a step of
+//! the test rather than a wait.
+
+use std::time::Duration;
+
+use kings_corner::background::LEASE_SECONDS;
+use kings_corner::clock::Clock;
+use kings_corner::store::work::Work;
+use serde_json::{Value, json};
+
+use crate::helpers::{Player, TestApp, players, spawn_app};
+use crate::notifications::{register_webhook, webhook_app};
+use crate::receiver::Receiver;
+
+// The README promises that a killed process's work is taken over within about 5 seconds.
+const _: () = assert!(LEASE_SECONDS <= 5);
+
+/// Plays the first legal action, preferring to end the turn.
+async fn play_one(app: &TestApp, player: &Player, id: &str, view: &Value) {
+    let actions = view["legal_actions"].as_array().unwrap();
+    let action = actions
+        .iter()
+        .find(|action| action["type"] == "end_turn" || action["type"] == "draw")
+        .unwrap_or(&actions[0]);
+    let moved = app
+        .post_as(
+            player,
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": view["version"], "action": action}),
+        )
+        .await;
+    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+}
+
+/// The people play until a bot has the turn; the view then.
+async fn until_a_bot_moves(app: &TestApp, people: &[Player], id: &str) -> Value {
+    loop {
+        let mut moved = false;
+        for player in people {
+            let view = app.json_as(player, &format!("/v1/matches/{id}/view")).await;
+            if view["turn"] == view["your_seat"] {
+                play_one(app, player, id, &view).await;
+                moved = true;
+                break;
+            }
+        }
+        if !moved {
+            return app
+                .json_as(&people[0], &format!("/v1/matches/{id}/view"))
+                .await;
+        }
+    }
+}
+
+async fn version(app: &TestApp, player: &Player, id: &str) -> i64 {
+    app.json_as(player, &format!("/v1/matches/{id}/view")).await["version"]
+        .as_i64()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_bot_turn_a_dead_process_held_is_played_once_its_lease_runs_out() {
+    let app = spawn_app().await;
+    app.clock.freeze();
+    let people = players(&app, 2).await;
+    let created: Value = app
+        .post_as(
+            &people[0],
+            "/v1/matches",
+            &json!({"seats": 3, "bots": [{"level": "basic"}]}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap();
+    // A process claims the match's bot turns, as a round does, and dies at once.
+    sqlx::query("UPDATE matches SET bot_lease = $1 WHERE id = $2")
+        .bind(app.clock.now() + LEASE_SECONDS)
+        .bind(id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let joined = app
+        .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(joined.status(), 200);
+    let waiting = until_a_bot_moves(&app, &people, id).await;
+    let at = waiting["version"].as_i64().unwrap();
+
+    // While the dead process's lease holds, the bot's turn waits (this process's rounds look
+    // every half second).
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(version(&app, &people[0], id).await, at, "the lease holds");
+
+    // Once it has run out, the next round plays the bot's turn.
+    app.clock.advance(LEASE_SECONDS);
+    let mut moved = false;
+    for _ in 0..100 {
+        if version(&app, &people[0], id).await > at {
+            moved = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(moved, "the bot's turn was taken over");
+    assert_eq!(app.matches.bot_statistics().lost_races, 0);
+}
+
+#[tokio::test]
+async fn a_webhook_queue_a_dead_process_held_is_delivered_once_its_lease_runs_out() {
+    let app = webhook_app().await;
+    app.clock.freeze();
+    let people = players(&app, 2).await;
+    let receiver = Receiver::start().await;
+    let (webhook, _) = register_webhook(&app, &people[0], &receiver.url()).await;
+    // A process claims the webhook, as a round does, and dies at once.
+    sqlx::query("UPDATE webhooks SET lease_until = $1 WHERE id = $2")
+        .bind(app.clock.now() + LEASE_SECONDS)
+        .bind(&webhook)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    // Something to tell: the other player joins the first one's table.
+    let created: Value = app
+        .post_as(&people[0], "/v1/matches", &json!({"seats": 2}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap();
+    let joined = app
+        .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
+        .await;
+    assert_eq!(joined.status(), 200);
+
+    // The deliverer looks every second; while the lease holds nothing is sent.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert!(receiver.received().is_empty(), "the lease holds");
+
+    app.clock.advance(LEASE_SECONDS);
+    receiver
+        .wait_for(Duration::from_secs(10), |received| !received.is_empty())
+        .await;
+}
+
+/// Renewing extends a claim still held, and leaves one given up free.
+#[tokio::test]
+async fn renewing_extends_only_the_claims_still_held() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let created: Value = app
+            .post_as(&people[0], "/v1/matches", &json!({"seats": 2}))
+            .await
+            .json()
+            .await
+            .unwrap();
+        ids.push(created["id"].as_str().unwrap().to_owned());
+    }
+    sqlx::query("UPDATE matches SET clock_lease = $1 WHERE id = $2")
+        .bind(100_i64)
+        .bind(&ids[0])
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    app.db.renew_work(Work::Clock, &ids, 200).await.unwrap();
+    let lease = |id: String| {
+        let pool = app.db.pool().clone();
+        async move {
+            sqlx::query_scalar::<_, Option<i64>>("SELECT clock_lease FROM matches WHERE id = $1")
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(lease(ids[0].clone()).await, Some(200));
+    assert_eq!(lease(ids[1].clone()).await, None, "given up: stays free");
+}
