@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::work::{Claim, claim_statement, renewal_statement};
+use super::work::{Claim, claim_statement};
 use super::{Db, Owner, StoreError};
 
 /// A stored webhook.
@@ -468,17 +468,8 @@ impl Db {
         webhook_ids: &[String],
         lease_until: i64,
     ) -> Result<(), StoreError> {
-        if webhook_ids.is_empty() {
-            return Ok(());
-        }
-        let sql = renewal_statement("webhooks", "lease_until", webhook_ids.len());
-        let mut query = sqlx::query(&sql).bind(lease_until);
-        for id in webhook_ids {
-            query = query.bind(id);
-        }
-        self.timed(query.execute(&mut *self.connection().await?))
-            .await?;
-        Ok(())
+        self.renew_leases("webhooks", "lease_until", webhook_ids, lease_until)
+            .await
     }
 
     /// Gives up this process's claim on a webhook.

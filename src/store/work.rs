@@ -79,16 +79,6 @@ pub(super) fn claim_statement(backend: Backend, claim: Claim<'_>) -> String {
     )
 }
 
-/// The statement that renews the leases of `count` rows of `table` (`$2`…) until `$1`, unless
-/// given up already.
-pub(super) fn renewal_statement(table: &str, lease: &str, count: usize) -> String {
-    let ids: Vec<String> = (2..count + 2).map(|place| format!("${place}")).collect();
-    format!(
-        "UPDATE {table} SET {lease} = $1 WHERE {lease} IS NOT NULL AND id IN ({})",
-        ids.join(", ")
-    )
-}
-
 impl Db {
     /// Claims, until `lease_until`, up to `limit` matches with `work` due at `now` that no
     /// other process holds; returns their ids.
@@ -132,12 +122,31 @@ impl Db {
         match_ids: &[String],
         lease_until: i64,
     ) -> Result<(), StoreError> {
-        if match_ids.is_empty() {
+        self.renew_leases("matches", work.lease(), match_ids, lease_until)
+            .await
+    }
+
+    /// Extends the leases in column `lease` of these rows of `table` until `lease_until`,
+    /// unless given up already (NULL): the one renewal of every kind of claimed work.
+    pub(super) async fn renew_leases(
+        &self,
+        table: &str,
+        lease: &str,
+        ids: &[String],
+        lease_until: i64,
+    ) -> Result<(), StoreError> {
+        if ids.is_empty() {
             return Ok(());
         }
-        let sql = renewal_statement("matches", work.lease(), match_ids.len());
+        let places: Vec<String> = (2..ids.len() + 2)
+            .map(|place| format!("${place}"))
+            .collect();
+        let sql = format!(
+            "UPDATE {table} SET {lease} = $1 WHERE {lease} IS NOT NULL AND id IN ({})",
+            places.join(", ")
+        );
         let mut query = sqlx::query(&sql).bind(lease_until);
-        for id in match_ids {
+        for id in ids {
             query = query.bind(id);
         }
         self.timed(query.execute(&mut *self.connection().await?))

@@ -472,3 +472,28 @@ pub fn keep_as_fixture(name: &str, export: &Value) {
     let text = serde_json::to_string_pretty(export).expect("an export serialises");
     std::fs::write(&path, text + "\n").expect("the fixture is written");
 }
+
+/// Plays the first legal action of `view` for `player`, preferring to draw or end the turn
+/// (the shortest way through a turn); asserts it was accepted.
+pub async fn play_first_action(app: &TestApp, player: &Player, id: &str, view: &Value) {
+    let actions = view["legal_actions"].as_array().unwrap();
+    let action = actions
+        .iter()
+        .find(|action| action["type"] == "end_turn" || action["type"] == "draw")
+        .unwrap_or(&actions[0]);
+    let moved = app
+        .post_as(
+            player,
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": view["version"], "action": action}),
+        )
+        .await;
+    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+}
+
+/// The match's version as `player` sees it.
+pub async fn version_seen_by(app: &TestApp, player: &Player, id: &str) -> i64 {
+    app.json_as(player, &format!("/v1/matches/{id}/view")).await["version"]
+        .as_i64()
+        .unwrap()
+}

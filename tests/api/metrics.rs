@@ -16,9 +16,12 @@ use kings_corner::instruments::FAMILIES;
 use kings_corner::startup::Application;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, default_settings, full_match, header, spawn_app_with, view_of_turn};
+use crate::helpers::{
+    TestApp, default_settings, full_match, header, play_first_action, spawn_app_with, view_of_turn,
+};
 use crate::notifications::{register_webhook, webhook_app};
 use crate::receiver::Receiver;
+use crate::takeover::{bot_table_leased, until_a_bot_moves};
 
 /// The scrape's text, checked to be Prometheus's text format.
 async fn scrape_at(client: &reqwest::Client, address: &str) -> String {
@@ -58,23 +61,6 @@ fn total(text: &str, name: &str, labels: &str) -> f64 {
         .sum()
 }
 
-/// Plays the legal action a view offers first, preferring to end the turn.
-async fn play_one(app: &TestApp, player: &crate::helpers::Player, id: &str, view: &Value) {
-    let actions = view["legal_actions"].as_array().unwrap();
-    let action = actions
-        .iter()
-        .find(|action| action["type"] == "end_turn" || action["type"] == "draw")
-        .unwrap_or(&actions[0]);
-    let moved = app
-        .post_as(
-            player,
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"expected_version": view["version"], "action": action}),
-        )
-        .await;
-    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
-}
-
 #[tokio::test]
 async fn every_family_is_scraped_and_moves_as_matches_are_played() {
     let app = webhook_app().await;
@@ -86,7 +72,7 @@ async fn every_family_is_scraped_and_moves_as_matches_are_played() {
     // A match between people: moves, a stale one and one off turn.
     let id = full_match(&app, &people, json!({"preset": "standard"})).await;
     let (turn, view) = view_of_turn(&app, &people, &id).await;
-    play_one(&app, &people[turn], &id, &view).await;
+    play_first_action(&app, &people[turn], &id, &view).await;
     let stale = app
         .post_as(
             &people[turn],
@@ -127,7 +113,7 @@ async fn every_family_is_scraped_and_moves_as_matches_are_played() {
             .json_as(&people[1], &format!("/v1/matches/{bot_match}/view"))
             .await;
         if view["turn"] == view["your_seat"] {
-            play_one(&app, &people[1], &bot_match, &view).await;
+            play_first_action(&app, &people[1], &bot_match, &view).await;
         } else {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -212,39 +198,10 @@ async fn the_queues_gauges_count_what_waits() {
     let app = spawn_app_with(|_| {}).await;
     let people = crate::helpers::players(&app, 2).await;
     // A table of two people and a bot, leased to "another process" for good before it starts:
-    // this process's bots never take its turns.
-    let created: Value = app
-        .post_as(
-            &people[0],
-            "/v1/matches",
-            &json!({"seats": 3, "bots": [{"level": "basic"}]}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().unwrap();
-    sqlx::query("UPDATE matches SET bot_lease = $1 WHERE id = $2")
-        .bind(i64::MAX / 2)
-        .bind(id)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
-    let joined = app
-        .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
-        .await;
-    assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
-    // The people play until the bot's turn, which then waits.
-    'bot: loop {
-        for player in &people {
-            let view = app.json_as(player, &format!("/v1/matches/{id}/view")).await;
-            if view["turn"] == view["your_seat"] {
-                play_one(&app, player, id, &view).await;
-                continue 'bot;
-            }
-        }
-        break;
-    }
+    // this process's bots never take its turns. The people play until the bot's turn, which
+    // then waits.
+    let id = bot_table_leased(&app, &people, i64::MAX / 2).await;
+    until_a_bot_moves(&app, &people, &id).await;
     let gauges = |text: &str| {
         text.lines()
             .filter(|line| line.starts_with("kings_corner_bot"))

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{
     Player, TestApp, assert_problem, full_match, player, players, seated_match, spawn_app,
-    view_of_turn,
+    version_seen_by, view_of_turn,
 };
 use crate::matches::export_and_verify;
 use crate::notifications::{notifications_after, wait_for_notifications};
@@ -15,12 +15,6 @@ use crate::notifications::{notifications_after, wait_for_notifications};
 async fn nudge(app: &TestApp, player: &Player, id: &str) -> reqwest::Response {
     app.post_as(player, &format!("/v1/matches/{id}/nudge"), &json!({}))
         .await
-}
-
-async fn version(app: &TestApp, player: &Player, id: &str) -> i64 {
-    app.json_as(player, &format!("/v1/matches/{id}/view")).await["version"]
-        .as_i64()
-        .unwrap()
 }
 
 #[tokio::test]
@@ -59,7 +53,7 @@ async fn a_nudge_tells_the_seat_to_move_once_a_turn_when_it_is_due() {
         .unwrap();
     assert_eq!(anonymous.status(), 401);
     assert_eq!(
-        version(&app, waiting, &id).await,
+        version_seen_by(&app, waiting, &id).await,
         before,
         "refusals write nothing"
     );
@@ -115,7 +109,7 @@ async fn a_nudge_tells_the_seat_to_move_once_a_turn_when_it_is_due() {
         .post_as(
             waiting,
             &format!("/v1/matches/{id}/moves"),
-            &json!({"expected_version": version(&app, waiting, &id).await,
+            &json!({"expected_version": version_seen_by(&app, waiting, &id).await,
                     "action": {"type": "resign"}}),
         )
         .await;

@@ -13,38 +13,49 @@ use kings_corner::clock::Clock;
 use kings_corner::store::work::Work;
 use serde_json::{Value, json};
 
-use crate::helpers::{Player, TestApp, players, spawn_app};
+use crate::helpers::{Player, TestApp, play_first_action, players, spawn_app, version_seen_by};
 use crate::notifications::{register_webhook, webhook_app};
 use crate::receiver::Receiver;
 
 // The README promises that a killed process's work is taken over within about 5 seconds.
 const _: () = assert!(LEASE_SECONDS <= 5);
 
-/// Plays the first legal action, preferring to end the turn.
-async fn play_one(app: &TestApp, player: &Player, id: &str, view: &Value) {
-    let actions = view["legal_actions"].as_array().unwrap();
-    let action = actions
-        .iter()
-        .find(|action| action["type"] == "end_turn" || action["type"] == "draw")
-        .unwrap_or(&actions[0]);
-    let moved = app
+/// A table of `people` (two) and a basic bot whose bot turns are claimed until `lease_until`
+/// by "another process" before it starts, so that this process's bots leave them alone till
+/// then; started, its id.
+pub async fn bot_table_leased(app: &TestApp, people: &[Player], lease_until: i64) -> String {
+    let created: Value = app
         .post_as(
-            player,
-            &format!("/v1/matches/{id}/moves"),
-            &json!({"expected_version": view["version"], "action": action}),
+            &people[0],
+            "/v1/matches",
+            &json!({"seats": 3, "bots": [{"level": "basic"}]}),
         )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+    sqlx::query("UPDATE matches SET bot_lease = $1 WHERE id = $2")
+        .bind(lease_until)
+        .bind(&id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let joined = app
+        .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
         .await;
-    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+    assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
+    id
 }
 
 /// The people play until a bot has the turn; the view then.
-async fn until_a_bot_moves(app: &TestApp, people: &[Player], id: &str) -> Value {
+pub async fn until_a_bot_moves(app: &TestApp, people: &[Player], id: &str) -> Value {
     loop {
         let mut moved = false;
         for player in people {
             let view = app.json_as(player, &format!("/v1/matches/{id}/view")).await;
             if view["turn"] == view["your_seat"] {
-                play_one(app, player, id, &view).await;
+                play_first_action(app, player, id, &view).await;
                 moved = true;
                 break;
             }
@@ -57,52 +68,30 @@ async fn until_a_bot_moves(app: &TestApp, people: &[Player], id: &str) -> Value 
     }
 }
 
-async fn version(app: &TestApp, player: &Player, id: &str) -> i64 {
-    app.json_as(player, &format!("/v1/matches/{id}/view")).await["version"]
-        .as_i64()
-        .unwrap()
-}
-
 #[tokio::test]
 async fn a_bot_turn_a_dead_process_held_is_played_once_its_lease_runs_out() {
     let app = spawn_app().await;
     app.clock.freeze();
     let people = players(&app, 2).await;
-    let created: Value = app
-        .post_as(
-            &people[0],
-            "/v1/matches",
-            &json!({"seats": 3, "bots": [{"level": "basic"}]}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().unwrap();
     // A process claims the match's bot turns, as a round does, and dies at once.
-    sqlx::query("UPDATE matches SET bot_lease = $1 WHERE id = $2")
-        .bind(app.clock.now() + LEASE_SECONDS)
-        .bind(id)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
-    let joined = app
-        .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
-        .await;
-    assert_eq!(joined.status(), 200);
+    let id = &bot_table_leased(&app, &people, app.clock.now() + LEASE_SECONDS).await;
     let waiting = until_a_bot_moves(&app, &people, id).await;
     let at = waiting["version"].as_i64().unwrap();
 
     // While the dead process's lease holds, the bot's turn waits (this process's rounds look
     // every half second).
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert_eq!(version(&app, &people[0], id).await, at, "the lease holds");
+    assert_eq!(
+        version_seen_by(&app, &people[0], id).await,
+        at,
+        "the lease holds"
+    );
 
     // Once it has run out, the next round plays the bot's turn.
     app.clock.advance(LEASE_SECONDS);
     let mut moved = false;
     for _ in 0..100 {
-        if version(&app, &people[0], id).await > at {
+        if version_seen_by(&app, &people[0], id).await > at {
             moved = true;
             break;
         }
