@@ -7,6 +7,7 @@ through process B until every match's bot turn has been played, and prints how l
 kill the last and the median one took, and how many leases A died holding.
 
     cargo build && python3 tests/scale/takeover.py [--matches 40] [--level basic] [--runs 3]
+    cargo build --release && python3 tests/scale/takeover.py --binary target/release/kings-corner
 
 It needs PostgreSQL on 127.0.0.1:5432 (PG_URL_BASE to change that) and makes and drops a
 database `kc_takeover`. It is a measurement, not part of `.ci/run`.
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 from local_server import call, free_port  # noqa: E402
 
-BINARY = ROOT / "target" / "debug" / "kings-corner"
+BINARY = ROOT / "target" / "debug" / "kings-corner"  # --binary to choose another
 BASE = os.environ.get("PG_URL_BASE", "postgres://postgres@127.0.0.1:5432")
 DATABASE = f"{BASE}/kc_takeover"
 
@@ -127,7 +128,11 @@ def main():
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--level", default="basic")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--binary", type=Path, default=None)
     arguments = parser.parse_args()
+    if arguments.binary:
+        global BINARY
+        BINARY = arguments.binary.resolve()
     ok = all([run(arguments.matches, arguments.level) for _ in range(arguments.runs)])
     sys.exit(0 if ok else 1)
 
