@@ -31,9 +31,7 @@ pub fn configure(config: &mut web::ServiceConfig) {
 
 /// Every family, with the gauges read now.
 async fn scrape(matches: web::Data<Matches>, held: web::Data<HeldConnections>) -> HttpResponse {
-    let mut figures = matches.figures().await;
-    (figures.held, figures.held_limit) = held.figures();
-    instruments::observe(&figures);
+    instruments::observe(&matches.figures(held.figures()).await);
     HttpResponse::Ok()
         .content_type(TEXT_FORMAT)
         .insert_header(("Cache-Control", "no-store"))

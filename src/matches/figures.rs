@@ -17,8 +17,9 @@ const BACKLOG_FRESH_FOR: Duration = Duration::from_secs(1);
 pub(super) struct LastBacklog(tokio::sync::Mutex<Option<(Instant, Backlog)>>);
 
 impl Matches {
-    /// The figures of a scrape, but for the held connections (the HTTP layer's own).
-    pub async fn figures(&self) -> Snapshot {
+    /// The figures of a scrape, with the HTTP layer's own count of `held` connections and
+    /// their cap.
+    pub async fn figures(&self, (held, held_limit): (usize, usize)) -> Snapshot {
         let (pool_open, pool_idle, pool_max) = self.db.pool_figures();
         Snapshot {
             pool_open,
@@ -26,8 +27,8 @@ impl Matches {
             pool_max,
             cache_matches: self.cache.len(),
             cache_capacity: self.cache.capacity(),
-            held: 0,
-            held_limit: 0,
+            held,
+            held_limit,
             backlog: self.backlog().await,
         }
     }

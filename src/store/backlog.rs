@@ -7,23 +7,22 @@ use sqlx::Row;
 use super::{Db, StoreError};
 use crate::instruments::Backlog;
 
-/// Counts and the oldest time of each queue at `$1` (Unix seconds).
-const BACKLOG: &str = "SELECT \
-    (SELECT COUNT(*) FROM notifications WHERE seq IS NULL) AS unrelayed, \
-    (SELECT MIN(created_at) FROM notifications WHERE seq IS NULL) AS unrelayed_since, \
-    (SELECT COUNT(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
+/// Counts and the oldest time of each queue at `$1` (Unix seconds): one aggregate per queue,
+/// each over its rows once.
+const BACKLOG: &str = "SELECT * FROM \
+    (SELECT COUNT(*) AS unrelayed, MIN(created_at) AS unrelayed_since \
+       FROM notifications WHERE seq IS NULL) AS relay, \
+    (SELECT COUNT(*) AS outbox, MIN(d.created_at) AS outbox_since \
+       FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
        WHERE d.state = 'pending' AND w.disabled_at IS NULL) AS outbox, \
-    (SELECT MIN(d.created_at) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
-       WHERE d.state = 'pending' AND w.disabled_at IS NULL) AS outbox_since, \
-    (SELECT COUNT(*) FROM matches WHERE bot_turn_since IS NOT NULL) AS bot_turns, \
-    (SELECT MIN(bot_turn_since) FROM matches WHERE bot_turn_since IS NOT NULL) AS bot_since, \
-    (SELECT COUNT(*) FROM matches WHERE status = 'playing' AND \
-       ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)) AS clocks, \
-    (SELECT MIN(CASE WHEN on_timeout IN ('forfeit', 'bot') AND deadline <= $1 \
+    (SELECT COUNT(*) AS bot_turns, MIN(bot_turn_since) AS bot_since \
+       FROM matches WHERE bot_turn_since IS NOT NULL) AS bots, \
+    (SELECT COUNT(*) AS clocks, \
+            MIN(CASE WHEN on_timeout IN ('forfeit', 'bot') AND deadline <= $1 \
                      AND (remind_at IS NULL OR remind_at > deadline) THEN deadline \
-                     ELSE remind_at END) \
+                     ELSE remind_at END) AS clocks_since \
        FROM matches WHERE status = 'playing' AND \
-       ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)) AS clocks_since";
+       ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)) AS clocks";
 
 impl Db {
     /// The background work waiting at `now`.

@@ -14,10 +14,11 @@ use std::time::Duration;
 use kings_corner::clock::ManualClock;
 use kings_corner::instruments::FAMILIES;
 use kings_corner::startup::Application;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::helpers::{
-    TestApp, default_settings, full_match, header, play_first_action, spawn_app_with, view_of_turn,
+    TestApp, created_id, default_settings, full_match, header, play_first_action, spawn_app_with,
+    view_of_turn,
 };
 use crate::notifications::{register_webhook, webhook_app};
 use crate::receiver::Receiver;
@@ -92,17 +93,15 @@ async fn every_family_is_scraped_and_moves_as_matches_are_played() {
     assert_eq!(off_turn.status(), 422);
 
     // A match against a bot, played until the bot has moved.
-    let created: Value = app
-        .post_as(
+    let bot_match = created_id(
+        app.post_as(
             &people[1],
             "/v1/matches",
             &json!({"seats": 2, "bots": [{"level": "basic"}]}),
         )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let bot_match = created["id"].as_str().unwrap().to_owned();
+        .await,
+    )
+    .await;
     // Other tests' bots move the process's counters too: this match's own bot has moved once
     // a third turn has started (whoever began, the bot had a whole turn before it).
     let mut bot_has_moved = false;

@@ -13,7 +13,9 @@ use kings_corner::clock::Clock;
 use kings_corner::store::work::Work;
 use serde_json::{Value, json};
 
-use crate::helpers::{Player, TestApp, play_first_action, players, spawn_app, version_seen_by};
+use crate::helpers::{
+    Player, TestApp, created_id, play_first_action, players, spawn_app, version_seen_by,
+};
 use crate::notifications::{register_webhook, webhook_app};
 use crate::receiver::Receiver;
 
@@ -24,17 +26,15 @@ const _: () = assert!(LEASE_SECONDS <= 5);
 /// by "another process" before it starts, so that this process's bots leave them alone till
 /// then; started, its id.
 pub async fn bot_table_leased(app: &TestApp, people: &[Player], lease_until: i64) -> String {
-    let created: Value = app
-        .post_as(
+    let id = created_id(
+        app.post_as(
             &people[0],
             "/v1/matches",
             &json!({"seats": 3, "bots": [{"level": "basic"}]}),
         )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().unwrap().to_owned();
+        .await,
+    )
+    .await;
     sqlx::query("UPDATE matches SET bot_lease = $1 WHERE id = $2")
         .bind(lease_until)
         .bind(&id)
@@ -116,13 +116,11 @@ async fn a_webhook_queue_a_dead_process_held_is_delivered_once_its_lease_runs_ou
         .await
         .unwrap();
     // Something to tell: the other player joins the first one's table.
-    let created: Value = app
-        .post_as(&people[0], "/v1/matches", &json!({"seats": 2}))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().unwrap();
+    let id = created_id(
+        app.post_as(&people[0], "/v1/matches", &json!({"seats": 2}))
+            .await,
+    )
+    .await;
     let joined = app
         .post_as(&people[1], &format!("/v1/matches/{id}/join"), &json!({}))
         .await;
@@ -145,13 +143,13 @@ async fn renewing_extends_only_the_claims_still_held() {
     let people = players(&app, 2).await;
     let mut ids = Vec::new();
     for _ in 0..2 {
-        let created: Value = app
-            .post_as(&people[0], "/v1/matches", &json!({"seats": 2}))
-            .await
-            .json()
-            .await
-            .unwrap();
-        ids.push(created["id"].as_str().unwrap().to_owned());
+        ids.push(
+            created_id(
+                app.post_as(&people[0], "/v1/matches", &json!({"seats": 2}))
+                    .await,
+            )
+            .await,
+        );
     }
     sqlx::query("UPDATE matches SET clock_lease = $1 WHERE id = $2")
         .bind(100_i64)
