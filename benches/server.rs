@@ -8,6 +8,8 @@
 //! `cargo bench --bench server` (needs PostgreSQL at `DATABASE_URL`, default
 //! `postgres://postgres@127.0.0.1:5432/postgres`, and `pgbench` on the PATH). The load runs
 //! from this process on loopback; every phase is bounded in time.
+//! `tests/scale/through_pgbouncer.sh cargo bench --bench server` runs the server's side through
+//! PgBouncer in transaction mode instead (pgbench still goes straight to PostgreSQL).
 
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
@@ -257,6 +259,10 @@ async fn main() {
     settings.database.max_connections = 32;
     settings.database.timeout_seconds = 5;
     settings.login_attempts_per_minute = 10_000;
+    // With POOLER_URL (tests/scale/through_pgbouncer.sh), the server goes through PgBouncer.
+    if database.behind_pooler(&mut settings).await {
+        println!("through the pooler at {}", settings.database.url);
+    }
     let (db, base) = helpers::start(settings).await;
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(CONCURRENCY * 2)

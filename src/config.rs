@@ -196,9 +196,44 @@ pub struct DatabaseSettings {
     /// How long one database statement may run before the request answers 503, in seconds.
     #[arg(long = "statement-timeout-seconds", value_name = "SECONDS", env = "STATEMENT_TIMEOUT_SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=300))]
     pub statement_timeout_seconds: u64,
+
+    /// What sits between the server and PostgreSQL: `none`, or `transaction` for a pooler in
+    /// transaction mode (PgBouncer's `pool_mode = transaction`): every statement then runs in a
+    /// transaction, prepared statements are unnamed, and no session setting is relied on.
+    #[arg(long = "database-pooler", value_name = "MODE", env = "DATABASE_POOLER", value_enum, default_value_t = Pooler::None)]
+    pub pooler: Pooler,
+
+    /// PostgreSQL behind a transaction pooler: a direct URL for what needs a session of its
+    /// own (the `LISTEN` for other processes' moves, the migrations' lock). Defaults to
+    /// `DATABASE_URL`.
+    #[arg(
+        long = "database-listen-url",
+        value_name = "URL",
+        env = "DATABASE_LISTEN_URL"
+    )]
+    pub listen_url: Option<String>,
+}
+
+/// What sits between the server and PostgreSQL ([`DatabaseSettings::pooler`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Pooler {
+    /// The server's connections are PostgreSQL sessions of their own.
+    None,
+    /// A pooler that lends a PostgreSQL session for one transaction at a time.
+    Transaction,
 }
 
 impl DatabaseSettings {
+    /// The URL for what needs a session of its own: `LISTEN`, the migrations' lock.
+    pub fn session_url(&self) -> &str {
+        self.listen_url.as_deref().unwrap_or(&self.url)
+    }
+
+    /// Whether the server talks to a pooler in transaction mode.
+    pub fn behind_transaction_pooler(&self) -> bool {
+        self.pooler == Pooler::Transaction
+    }
+
     /// Whether the URL names a SQLite file.
     pub fn is_sqlite(&self) -> bool {
         self.url.starts_with("sqlite:")
@@ -212,6 +247,11 @@ impl std::fmt::Debug for DatabaseSettings {
             .field("max_connections", &self.max_connections)
             .field("timeout_seconds", &self.timeout_seconds)
             .field("statement_timeout_seconds", &self.statement_timeout_seconds)
+            .field("pooler", &self.pooler)
+            .field(
+                "listen_url",
+                &self.listen_url.as_deref().map(redact_password),
+            )
             .finish()
     }
 }
@@ -316,6 +356,27 @@ impl Settings {
                 url.split(':').next().unwrap_or_default()
             ));
         }
+        let is_postgres =
+            |url: &str| url.starts_with("postgres://") || url.starts_with("postgresql://");
+        if let Some(listen) = &self.database.listen_url
+            && !is_postgres(listen)
+        {
+            return Err("DATABASE_LISTEN_URL must start with postgres://".to_owned());
+        }
+        if self.database.behind_transaction_pooler() {
+            if !is_postgres(url) {
+                return Err(
+                    "DATABASE_POOLER=transaction needs a postgres:// DATABASE_URL".to_owned(),
+                );
+            }
+            if self.database.listen_url.is_none() {
+                return Err(
+                    "DATABASE_POOLER=transaction needs DATABASE_LISTEN_URL: a direct \
+                    PostgreSQL URL for LISTEN and the migrations, which need a session of their own"
+                        .to_owned(),
+                );
+            }
+        }
         if let Some(secret) = &self.jwt_secret
             && secret.len() < 32
         {
@@ -333,6 +394,53 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Behind a transaction pooler the server needs PostgreSQL and a direct URL for its
+    /// sessions; the direct URL is where LISTEN goes.
+    #[test]
+    fn a_transaction_pooler_needs_postgres_and_a_listen_url() {
+        let settings = |arguments: &[&str]| {
+            let mut all = vec!["kings-corner"];
+            all.extend(arguments);
+            Cli::try_parse_from(all).expect("the flags parse").settings
+        };
+        let on_sqlite = settings(&["--database-pooler", "transaction"]);
+        assert!(on_sqlite.validate().unwrap_err().contains("postgres://"));
+        let pooler = "postgres://kc@pgbouncer:6432/kc";
+        let no_listen = settings(&["--database-url", pooler, "--database-pooler", "transaction"]);
+        assert!(
+            no_listen
+                .validate()
+                .unwrap_err()
+                .contains("DATABASE_LISTEN_URL")
+        );
+        let direct = "postgres://kc@postgres:5432/kc";
+        let complete = settings(&[
+            "--database-url",
+            pooler,
+            "--database-pooler",
+            "transaction",
+            "--database-listen-url",
+            direct,
+        ]);
+        assert_eq!(complete.validate(), Ok(()));
+        assert!(complete.database.behind_transaction_pooler());
+        assert_eq!(complete.database.session_url(), direct);
+        let plain = settings(&["--database-url", direct]);
+        assert_eq!(
+            plain.database.session_url(),
+            direct,
+            "without a pooler, LISTEN goes to DATABASE_URL"
+        );
+        assert!(!plain.database.behind_transaction_pooler());
+        let bad_listen = settings(&[
+            "--database-url",
+            direct,
+            "--database-listen-url",
+            "sqlite://x",
+        ]);
+        assert!(bad_listen.validate().is_err());
+    }
 
     /// The README's configuration table lists every setting with its variable.
     #[test]

@@ -80,7 +80,7 @@ impl Application {
         let longest_hold = Duration::from_secs(settings.max_hold_seconds);
         let notifier = match db.backend() {
             Backend::Sqlite => Notifier::in_process(),
-            Backend::Postgres => Notifier::postgres(db.clone(), &settings.database.url),
+            Backend::Postgres => Notifier::postgres(db.clone(), settings.database.session_url()),
         }
         .waiting_at_most(longest_hold);
         let notifications = web::Data::new(Notifications::new(

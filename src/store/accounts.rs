@@ -3,6 +3,7 @@
 use sqlx::Row;
 
 use super::{Db, StoreError};
+use crate::store::query;
 
 /// A stored account.
 #[derive(Clone, Debug)]
@@ -32,7 +33,7 @@ pub const DELETED_USERNAME: &str = "[deleted]";
 impl Db {
     /// Inserts an account; [`StoreError::Conflict`] when the username is taken (any case).
     pub async fn insert_account(&self, account: &Account) -> Result<(), StoreError> {
-        self.timed(sqlx::query(
+        self.single(async |connection| query(
             "INSERT INTO accounts (id, username, username_key, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(&account.id)
@@ -40,7 +41,7 @@ impl Db {
         .bind(account.username.to_lowercase())
         .bind(&account.password_hash)
         .bind(account.created_at)
-        .execute(&mut *self.connection().await?))
+        .execute(connection).await)
         .await?;
         Ok(())
     }
@@ -50,28 +51,26 @@ impl Db {
     /// invitation and no player page reaches one.
     pub async fn account_by_username(&self, username: &str) -> Result<Option<Account>, StoreError> {
         let row = self
-            .timed(
-                sqlx::query(
+            .single(async |connection| {
+                query(
                     "SELECT id, username, password_hash, created_at FROM accounts \
              WHERE username_key = $1 AND deleted_at IS NULL AND id NOT LIKE 'bot:%'",
                 )
                 .bind(username.to_lowercase())
-                .fetch_optional(&mut *self.connection().await?),
-            )
+                .fetch_optional(connection)
+                .await
+            })
             .await?;
         Ok(row.as_ref().map(from_row).transpose()?)
     }
 
     /// The living account with this id (not a deleted one).
     pub async fn account_by_id(&self, id: &str) -> Result<Option<Account>, StoreError> {
-        let row = self
-            .timed(
-                sqlx::query(
+        let row = self.single(async |connection| query(
                     "SELECT id, username, password_hash, created_at FROM accounts WHERE id = $1 AND deleted_at IS NULL",
                 )
                 .bind(id)
-                .fetch_optional(&mut *self.connection().await?),
-            )
+                .fetch_optional(connection).await)
             .await?;
         Ok(row.as_ref().map(from_row).transpose()?)
     }
@@ -82,7 +81,7 @@ impl Db {
     pub async fn tombstone_account(&self, id: &str, now: i64) -> Result<(), StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
-            sqlx::query(
+            query(
                 "UPDATE accounts SET username = $3, username_key = $3 || ':' || id, \
                  password_hash = '', deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL",
             )
@@ -101,7 +100,7 @@ impl Db {
                 "notifications",
                 "match_invitations",
             ] {
-                sqlx::query(&format!("DELETE FROM {table} WHERE account_id = $1"))
+                query(&format!("DELETE FROM {table} WHERE account_id = $1"))
                     .bind(id)
                     .execute(&mut *transaction)
                     .await?;

@@ -6,6 +6,7 @@ use sqlx::Row;
 
 use super::{Db, StoreError};
 use crate::instruments::Backlog;
+use crate::store::query;
 
 /// Counts and the oldest time of each queue at `$1` (Unix seconds): one aggregate per queue,
 /// each over its rows once.
@@ -28,11 +29,7 @@ impl Db {
     /// The background work waiting at `now`.
     pub async fn backlog(&self, now: i64) -> Result<Backlog, StoreError> {
         let row = self
-            .timed(
-                sqlx::query(BACKLOG)
-                    .bind(now)
-                    .fetch_one(&mut *self.connection().await?),
-            )
+            .single(async |connection| query(BACKLOG).bind(now).fetch_one(connection).await)
             .await?;
         let age = |column: &str| -> Result<i64, StoreError> {
             let since: Option<i64> = row.try_get(column)?;

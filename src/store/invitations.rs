@@ -5,6 +5,7 @@ use sqlx::Row;
 
 use super::notifications::{self, NewNotification};
 use super::{Db, Owner, StoreError};
+use crate::store::query;
 
 /// What became of an invitation.
 #[derive(Debug, PartialEq, Eq)]
@@ -31,7 +32,7 @@ impl Db {
             let mut transaction = self.begin_write().await?;
             // The count below and the insert are one step under the match's lock.
             self.lock_row(&mut transaction, Owner::Match, match_id).await?;
-            let before = sqlx::query(
+            let before = query(
                 "SELECT invited_at FROM match_invitations WHERE match_id = $1 AND account_id = $2",
             )
             .bind(match_id)
@@ -47,7 +48,7 @@ impl Db {
             if count >= most {
                 return Ok(Invited::Full);
             }
-            sqlx::query(
+            query(
                 "INSERT INTO match_invitations (match_id, account_id, invited_at) VALUES ($1, $2, $3)",
             )
             .bind(match_id)

@@ -4,6 +4,7 @@
 use super::rows::{ALIASED_MATCH_COLUMNS, MatchRow, match_from_row};
 use super::{Db, StoreError};
 use crate::model::{MatchStatus, Named};
+use crate::store::query;
 
 /// Which matches a listing shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +124,7 @@ impl Db {
             | Listing::Public { status } => status.name(),
             _ => "",
         };
-        let mut query = sqlx::query(&sql).bind(account_id).bind(status);
+        let mut query = query(&sql).bind(account_id).bind(status);
         if let Some(cursor) = cursor.filter(|cursor| cursor.keys.len() == keys.len()) {
             for key in &cursor.keys {
                 query = query.bind(*key);
@@ -131,7 +132,7 @@ impl Db {
             query = query.bind(cursor.id.clone());
         }
         let rows = self
-            .timed(query.bind(limit).fetch_all(&mut *self.connection().await?))
+            .single(async |connection| query.bind(limit).fetch_all(connection).await)
             .await?;
         rows.iter().map(match_from_row).collect()
     }

@@ -13,6 +13,7 @@ use super::rows::{
 use super::{Backend, Db, SeatOf, StoreError};
 use crate::model::{Level, Named, Outcome};
 use crate::rules::Seat;
+use crate::store::query;
 
 /// A match's stored events, by `match_id = $1`; a query adds its own conditions and order.
 const SELECT_EVENTS: &str =
@@ -35,13 +36,14 @@ impl Db {
     /// The match with this id.
     pub async fn match_by_id(&self, id: &str) -> Result<Option<MatchRow>, StoreError> {
         let row = self
-            .timed(
-                sqlx::query(&format!(
+            .single(async |connection| {
+                query(&format!(
                     "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1"
                 ))
                 .bind(id)
-                .fetch_optional(&mut *self.connection().await?),
-            )
+                .fetch_optional(connection)
+                .await
+            })
             .await?;
         row.as_ref().map(match_from_row).transpose()
     }
@@ -61,8 +63,8 @@ impl Db {
     ) -> Result<Option<(MatchRow, SeatOf)>, StoreError> {
         let columns = &*ALIASED_MATCH_COLUMNS;
         let row = self
-            .timed(
-                sqlx::query(&format!(
+            .single(async |connection| {
+                query(&format!(
                     "SELECT {columns}, s.seat AS taken_seat, r.seat AS kept_seat FROM matches m \
              LEFT JOIN match_seats s ON s.match_id = m.id AND s.account_id = $2 \
              LEFT JOIN match_reservations r ON r.match_id = m.id AND r.account_id = $2 \
@@ -70,8 +72,9 @@ impl Db {
                 ))
                 .bind(id)
                 .bind(account_id)
-                .fetch_optional(&mut *self.connection().await?),
-            )
+                .fetch_optional(connection)
+                .await
+            })
             .await?;
         let Some(row) = row else { return Ok(None) };
         let seat = |column| {
@@ -109,12 +112,12 @@ impl Db {
              JOIN accounts a ON a.id = s.account_id WHERE s.match_id IN ({}) ORDER BY s.match_id, s.seat",
             placeholders.join(", ")
         );
-        let mut query = sqlx::query(&sql);
+        let mut query = query(&sql);
         for id in match_ids {
             query = query.bind(id);
         }
         for row in self
-            .timed(query.fetch_all(&mut *self.connection().await?))
+            .single(async |connection| query.fetch_all(connection).await)
             .await?
         {
             by_match
@@ -128,14 +131,15 @@ impl Db {
     /// The open matches (not started) `account_id` has a seat in.
     pub async fn open_matches_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {
         let rows = self
-            .timed(
-                sqlx::query(
+            .single(async |connection| {
+                query(
                     "SELECT s.match_id FROM match_seats s JOIN matches m ON m.id = s.match_id \
                      WHERE s.account_id = $1 AND m.status = 'open'",
                 )
                 .bind(account_id)
-                .fetch_all(&mut *self.connection().await?),
-            )
+                .fetch_all(connection)
+                .await
+            })
             .await?;
         Ok(rows
             .iter()
@@ -147,14 +151,15 @@ impl Db {
     /// stopped process left half done.
     pub async fn deleted_but_seated(&self) -> Result<Vec<String>, StoreError> {
         let rows = self
-            .timed(
-                sqlx::query(
+            .single(async |connection| {
+                query(
                     "SELECT DISTINCT s.account_id FROM match_seats s \
                      JOIN matches m ON m.id = s.match_id JOIN accounts a ON a.id = s.account_id \
                      WHERE m.status = 'open' AND a.deleted_at IS NOT NULL",
                 )
-                .fetch_all(&mut *self.connection().await?),
-            )
+                .fetch_all(connection)
+                .await
+            })
             .await?;
         Ok(rows
             .iter()
@@ -177,11 +182,7 @@ impl Db {
         T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any>,
     {
         let row = self
-            .timed(
-                sqlx::query(sql)
-                    .bind(id)
-                    .fetch_optional(&mut *self.connection().await?),
-            )
+            .single(async |connection| query(sql).bind(id).fetch_optional(connection).await)
             .await?;
         Ok(row.map(|row| row.try_get(0)).transpose()?)
     }
@@ -194,7 +195,7 @@ impl Db {
         limit: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
         let sql = format!("{SELECT_EVENTS} AND seq > $2 ORDER BY seq LIMIT $3");
-        let query = sqlx::query(&sql).bind(match_id).bind(after).bind(limit);
+        let query = query(&sql).bind(match_id).bind(after).bind(limit);
         self.stored_events(query).await
     }
 
@@ -206,7 +207,7 @@ impl Db {
         since: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
         let sql = format!("{SELECT_EVENTS} AND created_at > $2 ORDER BY seq");
-        let query = sqlx::query(&sql).bind(match_id).bind(since);
+        let query = query(&sql).bind(match_id).bind(since);
         self.stored_events(query).await
     }
 
@@ -216,7 +217,7 @@ impl Db {
         query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
     ) -> Result<Vec<StoredEvent>, StoreError> {
         let rows = self
-            .timed(query.fetch_all(&mut *self.connection().await?))
+            .single(async |connection| query.fetch_all(connection).await)
             .await?;
         rows.iter()
             .map(stored_event)
@@ -246,7 +247,7 @@ pub(super) async fn insert_in(
     backend: Backend,
     new: &NewMatch<'_>,
 ) -> Result<(), StoreError> {
-    sqlx::query(&format!(
+    query(&format!(
         "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
     ))
     .bind(&new.row.id)
@@ -287,7 +288,7 @@ pub(super) async fn insert_in(
     .bind(&new.row.spectator_code)
     .execute(&mut **transaction)
     .await?;
-    sqlx::query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
+    query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
         .bind(&new.row.id)
         .bind(new.secret)
         .execute(&mut **transaction)
@@ -302,7 +303,7 @@ pub(super) async fn insert_in(
         )));
     }
     for seat in new.seats {
-        sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
+        query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
             .bind(&new.row.id)
             .bind(i64::from(seat.seat))
             .bind(&seat.account_id)
@@ -320,14 +321,12 @@ pub(super) async fn insert_in(
         ));
     }
     for (seat, account_id) in new.plan {
-        sqlx::query(
-            "INSERT INTO match_reservations (match_id, seat, account_id) VALUES ($1, $2, $3)",
-        )
-        .bind(&new.row.id)
-        .bind(i64::from(*seat))
-        .bind(account_id)
-        .execute(&mut **transaction)
-        .await?;
+        query("INSERT INTO match_reservations (match_id, seat, account_id) VALUES ($1, $2, $3)")
+            .bind(&new.row.id)
+            .bind(i64::from(*seat))
+            .bind(account_id)
+            .execute(&mut **transaction)
+            .await?;
     }
     Ok(())
 }

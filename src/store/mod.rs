@@ -18,7 +18,8 @@
 //! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries;
 //!   [`stream_tickets`]: single-use tickets that open a stream from a browser;
 //! - [`work`]: background work on matches (clocks, bot turns) shared by processes with leases;
-//!   `backlog`: how much of each kind of background work waits, for the metrics.
+//!   `backlog`: how much of each kind of background work waits, for the metrics;
+//! - `statements`: [`query`], sqlx's, with unnamed statements behind a transaction pooler.
 
 pub mod accounts;
 pub mod append;
@@ -33,6 +34,7 @@ pub mod records;
 mod rows;
 pub mod seating;
 mod sqlite_file;
+mod statements;
 pub mod stream_tickets;
 pub mod tokens;
 pub mod webhooks;
@@ -43,7 +45,7 @@ use std::time::Duration;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
 use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyPool, Connection, Executor, Row, Transaction};
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor, Row, Transaction};
 
 use crate::config::DatabaseSettings;
 use crate::instruments;
@@ -53,6 +55,7 @@ pub use listing::{Cursor, Listing};
 pub use matches::NewMatch;
 pub use rows::{BOT_ACCOUNTS, MatchRow, SeatOf, SeatRow, StoredEvent, free_bot_account, seat_of};
 pub use sqlite_file::StartError;
+pub(crate) use statements::{query, query_as};
 
 /// How much longer than the server's statement timeout the client waits, so that a slow
 /// statement on a live server ends in the server's own (definite) cancellation.
@@ -89,6 +92,10 @@ pub struct Db {
     statement_timeout: Duration,
     /// PostgreSQL: the writer that gathers concurrent appends.
     batcher: Option<append::Batcher>,
+    /// Behind a pooler in transaction mode ([`Db::single`]).
+    pooled: bool,
+    /// Where migrations run: a direct session (their lock is a session's).
+    session_url: String,
 }
 
 impl Db {
@@ -103,6 +110,10 @@ impl Db {
             Backend::Postgres
         };
         let statement_timeout = Duration::from_secs(settings.statement_timeout_seconds);
+        let pooled = settings.behind_transaction_pooler();
+        if pooled {
+            statements::unnamed_from_now_on();
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(settings.max_connections)
             .acquire_timeout(Duration::from_secs(settings.timeout_seconds))
@@ -116,6 +127,10 @@ impl Db {
                             connection.execute("PRAGMA journal_mode = WAL").await?;
                             connection.execute("PRAGMA foreign_keys = ON").await?;
                         }
+                        // Behind a transaction pooler a session setting would land on one
+                        // borrowed server connection: the timeout is then set on the database
+                        // or role instead (README, "Behind a load balancer and PgBouncer").
+                        Backend::Postgres if pooled => {}
                         Backend::Postgres => {
                             // The server cancels what runs too long (and rolls it back), so a
                             // slow statement ends in a definite refusal.
@@ -172,6 +187,8 @@ impl Db {
             backend,
             statement_timeout: statement_timeout + CLIENT_TIMEOUT_MARGIN,
             batcher: None,
+            pooled,
+            session_url: settings.session_url().to_owned(),
         };
         if backend == Backend::Postgres {
             db.batcher = Some(append::Batcher::start(db.clone()));
@@ -193,10 +210,17 @@ impl Db {
         within(self.statement_timeout, operation).await
     }
 
-    /// Applies the pending migrations of this backend.
+    /// Applies the pending migrations of this backend. Behind a transaction pooler they run on
+    /// a direct session ([`DatabaseSettings::session_url`]): their lock is a session's.
     pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
         match self.backend {
             Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await,
+            Backend::Postgres if self.pooled => {
+                let mut session = AnyConnection::connect(&self.session_url).await?;
+                let outcome = POSTGRES_MIGRATIONS.run(&mut session).await;
+                let _ = session.close().await;
+                outcome
+            }
             Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await,
         }
     }
@@ -208,18 +232,19 @@ impl Db {
         let probe = async {
             match self.backend {
                 Backend::Postgres => {
-                    sqlx::query("SELECT 1").execute(&self.pool).await?;
+                    self.single(async |connection| query("SELECT 1").execute(connection).await)
+                        .await?;
                 }
                 Backend::Sqlite => {
                     let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
                     // The database's own time: the probe's value is never read.
-                    sqlx::query("INSERT INTO readiness_probe (id, checked_at) VALUES (1, CAST(strftime('%s', 'now') AS INTEGER)) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at")
+                    query("INSERT INTO readiness_probe (id, checked_at) VALUES (1, CAST(strftime('%s', 'now') AS INTEGER)) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at")
                         .execute(&mut *transaction)
                         .await?;
                     transaction.commit().await?;
                 }
             }
-            Ok::<_, sqlx::Error>(())
+            Ok::<_, StoreError>(())
         };
         within(READINESS_TIMEOUT, probe).await
     }
@@ -228,12 +253,13 @@ impl Db {
     /// the disk flush (`synchronous_commit` off): it writes nothing worth keeping, and a flush
     /// would hold PostgreSQL's global notify lock for its whole duration.
     pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), StoreError> {
-        self.timed(
-            sqlx::query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)")
+        self.single(async |connection| {
+            query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)")
                 .bind(channel)
                 .bind(payload)
-                .execute(&mut *self.connection().await?),
-        )
+                .execute(connection)
+                .await
+        })
         .await?;
         Ok(())
     }
@@ -243,11 +269,36 @@ impl Db {
         &self.pool
     }
 
-    /// A connection from the pool for one statement, the wait for it measured
+    /// A connection from the pool, the wait for it measured
     /// ([`instruments::waiting_for_connection`]).
-    pub(crate) async fn connection(&self) -> Result<PoolConnection<Any>, StoreError> {
+    async fn connection(&self) -> Result<PoolConnection<Any>, StoreError> {
         let _waiting = instruments::waiting_for_connection();
         Ok(self.pool.acquire().await?)
+    }
+
+    /// Runs `statement` (one statement, or several that need no transaction of their own) on a
+    /// pooled connection within the statement timeout. Behind a pooler in transaction mode it
+    /// runs inside a transaction: the pooler keeps a client on one PostgreSQL session only
+    /// within a transaction, and sqlx prepares a statement and executes it in two round trips
+    /// that must reach the same session.
+    pub(crate) async fn single<T, E>(
+        &self,
+        statement: impl AsyncFnOnce(&mut AnyConnection) -> Result<T, E>,
+    ) -> Result<T, StoreError>
+    where
+        StoreError: From<E>,
+    {
+        self.timed::<T, StoreError>(async {
+            let mut connection = self.connection().await?;
+            if !self.pooled {
+                return Ok::<T, StoreError>(statement(&mut connection).await?);
+            }
+            let mut transaction = connection.begin().await?;
+            let value = statement(&mut transaction).await?;
+            transaction.commit().await?;
+            Ok(value)
+        })
+        .await
     }
 
     /// The pool's connections as a scrape reports them: open, idle, and the most it opens.
@@ -290,7 +341,7 @@ impl Db {
             Owner::Account => "accounts",
             Owner::Match => "matches",
         };
-        let row = sqlx::query(&format!("SELECT id FROM {table} WHERE id = $1{lock}"))
+        let row = query(&format!("SELECT id FROM {table} WHERE id = $1{lock}"))
             .bind(id)
             .fetch_optional(&mut **transaction)
             .await?;
@@ -309,7 +360,7 @@ impl Db {
             Owner::Account => "account_id",
             Owner::Match => "match_id",
         };
-        sqlx::query(&format!(
+        query(&format!(
             "SELECT COUNT(*) AS n FROM {table} WHERE {column} = $1"
         ))
         .bind(id)

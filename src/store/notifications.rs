@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use sqlx::{AnyConnection, Row};
 
 use super::{Backend, Db, StoreError};
+use crate::store::query;
 
 /// The advisory lock the relays of every server process take in turn (PostgreSQL).
 const RELAY_LOCK: i64 = 0x6b63_7265_6c61_7900; // "kcrelay\0"
@@ -70,7 +71,7 @@ pub(super) async fn insert(
         "INSERT INTO notifications (message_id, account_id, kind, data, created_at) VALUES {}",
         crate::store::value_rows(notifications.len(), 5)
     );
-    let mut query = sqlx::query(&sql);
+    let mut query = query(&sql);
     for notification in notifications {
         query = query
             .bind(&notification.message_id)
@@ -102,10 +103,11 @@ impl Db {
     /// Whether any notification waits for the relay (a cheap look, without its lock).
     pub async fn notifications_waiting(&self) -> Result<bool, StoreError> {
         let row = self
-            .timed(
-                sqlx::query("SELECT id FROM notifications WHERE seq IS NULL LIMIT 1")
-                    .fetch_optional(&mut *self.connection().await?),
-            )
+            .single(async |connection| {
+                query("SELECT id FROM notifications WHERE seq IS NULL LIMIT 1")
+                    .fetch_optional(connection)
+                    .await
+            })
             .await?;
         Ok(row.is_some())
     }
@@ -117,12 +119,12 @@ impl Db {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
             if self.backend() == Backend::Postgres {
-                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                query("SELECT pg_advisory_xact_lock($1)")
                     .bind(RELAY_LOCK)
                     .execute(&mut *transaction)
                     .await?;
             }
-            let waiting = sqlx::query(
+            let waiting = query(
                 "SELECT id, account_id FROM notifications WHERE seq IS NULL ORDER BY id LIMIT $1",
             )
             .bind(limit)
@@ -167,16 +169,17 @@ impl Db {
         limit: i64,
     ) -> Result<Vec<StoredNotification>, StoreError> {
         let rows = self
-            .timed(
-                sqlx::query(
+            .single(async |connection| {
+                query(
                     "SELECT seq, message_id, kind, data, created_at FROM notifications \
                      WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
                 )
                 .bind(account_id)
                 .bind(after)
                 .bind(limit)
-                .fetch_all(&mut *self.connection().await?),
-            )
+                .fetch_all(connection)
+                .await
+            })
             .await?;
         rows.iter()
             .map(|row| {
@@ -195,11 +198,12 @@ impl Db {
     /// The `seq` of an account's newest notification (0 before the first).
     pub async fn newest_notification(&self, account_id: &str) -> Result<i64, StoreError> {
         let row = self
-            .timed(
-                sqlx::query("SELECT notification_seq FROM accounts WHERE id = $1")
+            .single(async |connection| {
+                query("SELECT notification_seq FROM accounts WHERE id = $1")
                     .bind(account_id)
-                    .fetch_optional(&mut *self.connection().await?),
-            )
+                    .fetch_optional(connection)
+                    .await
+            })
             .await?;
         Ok(match row {
             Some(row) => row.try_get("notification_seq")?,
@@ -210,16 +214,13 @@ impl Db {
     /// Deletes up to `limit` notifications written before `before` (and their deliveries).
     /// Returns how many went.
     pub async fn forget_notifications(&self, before: i64, limit: i64) -> Result<u64, StoreError> {
-        let deleted = self
-            .timed(
-                sqlx::query(
+        let deleted = self.single(async |connection| query(
                     "DELETE FROM notifications WHERE id IN \
                      (SELECT id FROM notifications WHERE created_at < $1 AND seq IS NOT NULL LIMIT $2)",
                 )
                 .bind(before)
                 .bind(limit)
-                .execute(&mut *self.connection().await?),
-            )
+                .execute(connection).await)
             .await?;
         Ok(deleted.rows_affected())
     }
@@ -242,7 +243,7 @@ async fn advance_counters(
         cases.join(" "),
         ids.join(", ")
     );
-    let mut query = sqlx::query(&sql);
+    let mut query = query(&sql);
     for (account_id, notifications) in by_account {
         query = query.bind(account_id).bind(notifications.len() as i64);
     }
@@ -271,7 +272,7 @@ async fn number(connection: &mut AnyConnection, places: &[(i64, i64)]) -> Result
         cases.join(" "),
         ids.join(", ")
     );
-    let mut query = sqlx::query(&sql);
+    let mut query = query(&sql);
     for (id, seq) in places {
         query = query.bind(*id).bind(*seq);
     }
@@ -293,7 +294,7 @@ async fn fan_out(connection: &mut AnyConnection, ids: &[i64], now: i64) -> Resul
          JOIN webhook_kinds k ON k.webhook_id = w.id AND k.kind = n.kind \
          WHERE n.id IN ({list}) ORDER BY n.account_id, n.seq"
     );
-    let mut query = sqlx::query(&sql).bind(now);
+    let mut query = query(&sql).bind(now);
     for id in ids {
         query = query.bind(*id);
     }
@@ -303,7 +304,7 @@ async fn fan_out(connection: &mut AnyConnection, ids: &[i64], now: i64) -> Resul
             "UPDATE webhooks SET next_attempt_at = COALESCE(next_attempt_at, $1) WHERE id IN \
              (SELECT webhook_id FROM webhook_deliveries WHERE notification_id IN ({list}))"
         );
-        let mut query = sqlx::query(&sql).bind(now);
+        let mut query = crate::store::query(&sql).bind(now);
         for id in ids {
             query = query.bind(*id);
         }

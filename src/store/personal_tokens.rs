@@ -4,6 +4,7 @@
 use sqlx::Row;
 
 use super::{Db, Owner, StoreError};
+use crate::store::query;
 
 /// A stored personal access token.
 #[derive(Clone, Debug)]
@@ -56,7 +57,7 @@ impl Db {
             let Some(mut transaction) = capped.await? else {
                 return Ok(false);
             };
-            sqlx::query(&format!(
+            query(&format!(
                 "INSERT INTO personal_tokens ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
             ))
             .bind(&token.id)
@@ -82,13 +83,14 @@ impl Db {
         token_hash: &str,
     ) -> Result<Option<PersonalToken>, StoreError> {
         let row = self
-            .timed(
-                sqlx::query(&format!(
+            .single(async |connection| {
+                query(&format!(
                     "SELECT {COLUMNS} FROM personal_tokens WHERE token_hash = $1"
                 ))
                 .bind(token_hash)
-                .fetch_optional(&mut *self.connection().await?),
-            )
+                .fetch_optional(connection)
+                .await
+            })
             .await?;
         Ok(row.as_ref().map(from_row).transpose()?)
     }
@@ -99,14 +101,15 @@ impl Db {
         account_id: &str,
     ) -> Result<Vec<PersonalToken>, StoreError> {
         let rows = self
-            .timed(
-                sqlx::query(&format!(
+            .single(async |connection| {
+                query(&format!(
                     "SELECT {COLUMNS} FROM personal_tokens WHERE account_id = $1 \
                      ORDER BY created_at DESC, id"
                 ))
                 .bind(account_id)
-                .fetch_all(&mut *self.connection().await?),
-            )
+                .fetch_all(connection)
+                .await
+            })
             .await?;
         Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
     }
@@ -118,12 +121,13 @@ impl Db {
         id: &str,
     ) -> Result<bool, StoreError> {
         let deleted = self
-            .timed(
-                sqlx::query("DELETE FROM personal_tokens WHERE account_id = $1 AND id = $2")
+            .single(async |connection| {
+                query("DELETE FROM personal_tokens WHERE account_id = $1 AND id = $2")
                     .bind(account_id)
                     .bind(id)
-                    .execute(&mut *self.connection().await?),
-            )
+                    .execute(connection)
+                    .await
+            })
             .await
             .map_err(StoreError::of_write)?;
         Ok(deleted.rows_affected() == 1)
@@ -131,12 +135,13 @@ impl Db {
 
     /// Records that a token was used now.
     pub async fn touch_personal_token(&self, id: &str, now: i64) -> Result<(), StoreError> {
-        self.timed(
-            sqlx::query("UPDATE personal_tokens SET last_used_at = $2 WHERE id = $1")
+        self.single(async |connection| {
+            query("UPDATE personal_tokens SET last_used_at = $2 WHERE id = $1")
                 .bind(id)
                 .bind(now)
-                .execute(&mut *self.connection().await?),
-        )
+                .execute(connection)
+                .await
+        })
         .await?;
         Ok(())
     }

@@ -6,6 +6,7 @@ use sqlx::Row;
 use super::rows::{ALIASED_MATCH_COLUMNS, MatchRow, match_from_row};
 use super::{Db, StoreError};
 use crate::rules::Seat;
+use crate::store::query;
 
 impl Db {
     /// Every match `account_id` sat in, with its seat there.
@@ -19,11 +20,7 @@ impl Db {
             *ALIASED_MATCH_COLUMNS
         );
         let rows = self
-            .timed(
-                sqlx::query(&sql)
-                    .bind(account_id)
-                    .fetch_all(&mut *self.connection().await?),
-            )
+            .single(async |connection| query(&sql).bind(account_id).fetch_all(connection).await)
             .await?;
         rows.iter()
             .map(|row| {
@@ -42,15 +39,16 @@ impl Db {
         account_id: &str,
     ) -> Result<Vec<(String, String)>, StoreError> {
         let rows = self
-            .timed(
-                sqlx::query(
+            .single(async |connection| {
+                query(
                     "SELECT e.match_id, e.event FROM match_events e \
                      JOIN match_seats s ON s.match_id = e.match_id \
                      WHERE s.account_id = $1 AND e.event LIKE '{\"type\":\"seat_out\"%'",
                 )
                 .bind(account_id)
-                .fetch_all(&mut *self.connection().await?),
-            )
+                .fetch_all(connection)
+                .await
+            })
             .await?;
         Ok(rows
             .iter()

@@ -17,6 +17,7 @@ use super::rows::{MATCH_COLUMNS, MatchRow, SeatRow, match_from_row, seat_from_ro
 use super::{Backend, Db, StoreError, within};
 use crate::model::{Level, Named};
 use crate::rules::Seat;
+use crate::store::query;
 
 /// A match locked for a change of its seats. Dropping it without [`SeatChange::commit`] rolls
 /// every change back.
@@ -41,7 +42,7 @@ impl Db {
         };
         let row = self
             .timed(
-                sqlx::query(&format!(
+                query(&format!(
                     "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1{lock}"
                 ))
                 .bind(match_id)
@@ -52,7 +53,7 @@ impl Db {
         let row = match_from_row(&row)?;
         let seats = self
             .timed(
-                sqlx::query(
+                query(
                     "SELECT s.seat, s.account_id, a.username, s.client_seed, s.bot_level FROM match_seats s \
                      JOIN accounts a ON a.id = s.account_id WHERE s.match_id = $1 ORDER BY s.seat",
                 )
@@ -91,7 +92,7 @@ impl SeatChange {
         }
         let timeout = self.timeout;
         within(timeout, async {
-            sqlx::query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
+            query("INSERT INTO match_seats (match_id, seat, account_id, client_seed, joined_at, bot_level) VALUES ($1, $2, $3, $4, $5, $6)")
                 .bind(&self.row.id)
                 .bind(i64::from(seat))
                 .bind(account_id)
@@ -100,7 +101,7 @@ impl SeatChange {
                 .bind(bot.map(Level::name))
                 .execute(&mut *self.transaction)
                 .await?;
-            let username: String = sqlx::query("SELECT username FROM accounts WHERE id = $1")
+            let username: String = query("SELECT username FROM accounts WHERE id = $1")
                 .bind(account_id)
                 .fetch_one(&mut *self.transaction)
                 .await?
@@ -122,7 +123,7 @@ impl SeatChange {
     pub async fn plan(&mut self) -> Result<Vec<(Seat, String)>, StoreError> {
         let timeout = self.timeout;
         within(timeout, async {
-            sqlx::query(
+            query(
                 "SELECT seat, account_id FROM match_reservations WHERE match_id = $1 ORDER BY seat",
             )
             .bind(&self.row.id)
@@ -170,12 +171,12 @@ impl SeatChange {
         let timeout = self.timeout;
         within(timeout, async {
             // Out of the way first, so (match_id, seat) stays unique throughout.
-            sqlx::query("UPDATE match_seats SET seat = seat + 1000 WHERE match_id = $1")
+            query("UPDATE match_seats SET seat = seat + 1000 WHERE match_id = $1")
                 .bind(&self.row.id)
                 .execute(&mut *self.transaction)
                 .await?;
             for (seat, account_id) in plan {
-                let moved = sqlx::query(
+                let moved = query(
                     "UPDATE match_seats SET seat = $1 WHERE match_id = $2 AND account_id = $3",
                 )
                 .bind(i64::from(*seat))
@@ -210,7 +211,7 @@ impl SeatChange {
         let backend = self.backend;
         within(timeout, async {
             insert_in(&mut self.transaction, backend, new).await?;
-            sqlx::query("UPDATE matches SET next_match_id = $1 WHERE id = $2")
+            query("UPDATE matches SET next_match_id = $1 WHERE id = $2")
                 .bind(&new.row.id)
                 .bind(&self.row.id)
                 .execute(&mut *self.transaction)
@@ -229,7 +230,7 @@ impl SeatChange {
         };
         let timeout = self.timeout;
         within(timeout, async {
-            sqlx::query("DELETE FROM match_seats WHERE match_id = $1 AND seat = $2")
+            query("DELETE FROM match_seats WHERE match_id = $1 AND seat = $2")
                 .bind(&self.row.id)
                 .bind(i64::from(freed))
                 .execute(&mut *self.transaction)
@@ -237,7 +238,7 @@ impl SeatChange {
             self.seats.retain(|seat| seat.seat != freed);
             // One row at a time, lowest first, so (match_id, seat) stays unique throughout.
             for later in self.seats.iter_mut().filter(|seat| seat.seat > freed) {
-                sqlx::query("UPDATE match_seats SET seat = $1 WHERE match_id = $2 AND seat = $3")
+                query("UPDATE match_seats SET seat = $1 WHERE match_id = $2 AND seat = $3")
                     .bind(i64::from(later.seat - 1))
                     .bind(&self.row.id)
                     .bind(i64::from(later.seat))
@@ -246,7 +247,7 @@ impl SeatChange {
                 later.seat -= 1;
             }
             if self.seats.iter().all(|seat| seat.bot.is_some()) {
-                sqlx::query("DELETE FROM matches WHERE id = $1")
+                query("DELETE FROM matches WHERE id = $1")
                     .bind(&self.row.id)
                     .execute(&mut *self.transaction)
                     .await?;
@@ -260,7 +261,7 @@ impl SeatChange {
     pub async fn secret(&mut self) -> Result<String, StoreError> {
         let row = within(
             self.timeout,
-            sqlx::query("SELECT secret FROM match_secrets WHERE match_id = $1")
+            query("SELECT secret FROM match_secrets WHERE match_id = $1")
                 .bind(&self.row.id)
                 .fetch_one(&mut *self.transaction),
         )

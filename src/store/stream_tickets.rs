@@ -4,6 +4,7 @@
 use sqlx::Row;
 
 use super::{Db, StoreError};
+use crate::store::query;
 
 impl Db {
     /// Stores a ticket for `account_id`, minted by the personal token `token_id` if one, valid
@@ -17,12 +18,12 @@ impl Db {
         expires_at: i64,
         now: i64,
     ) -> Result<(), StoreError> {
-        self.timed(async {
-            sqlx::query("DELETE FROM stream_tickets WHERE expires_at <= $1")
+        self.single(async |connection| {
+            query("DELETE FROM stream_tickets WHERE expires_at <= $1")
                 .bind(now)
-                .execute(&mut *self.connection().await?)
+                .execute(&mut *connection)
                 .await?;
-            sqlx::query(
+            query(
                 "INSERT INTO stream_tickets (ticket_hash, account_id, token_id, expires_at) \
                  VALUES ($1, $2, $3, $4)",
             )
@@ -30,7 +31,7 @@ impl Db {
             .bind(account_id)
             .bind(token_id)
             .bind(expires_at)
-            .execute(&mut *self.connection().await?)
+            .execute(&mut *connection)
             .await?;
             Ok::<_, StoreError>(())
         })
@@ -46,14 +47,15 @@ impl Db {
         now: i64,
     ) -> Result<Option<String>, StoreError> {
         let row = self
-            .timed(
-                sqlx::query(
+            .single(async |connection| {
+                query(
                     "DELETE FROM stream_tickets WHERE ticket_hash = $1 \
                      RETURNING account_id, expires_at",
                 )
                 .bind(ticket_hash)
-                .fetch_optional(&mut *self.connection().await?),
-            )
+                .fetch_optional(connection)
+                .await
+            })
             .await?;
         let Some(row) = row else { return Ok(None) };
         let expires_at: i64 = row.try_get("expires_at")?;

@@ -3,6 +3,7 @@
 use sqlx::Row;
 
 use super::{Db, StoreError};
+use crate::store::query;
 
 /// A stored refresh token (its hash and family).
 #[derive(Clone, Debug)]
@@ -39,7 +40,7 @@ impl Db {
         token: &RefreshToken,
         now: i64,
     ) -> Result<(), StoreError> {
-        self.timed(insert_token(&mut *self.connection().await?, token, now))
+        self.single(async |connection| insert_token(connection, token, now).await)
             .await
     }
 
@@ -48,11 +49,11 @@ impl Db {
         &self,
         token_hash: &str,
     ) -> Result<Option<RefreshToken>, StoreError> {
-        let row = self.timed(sqlx::query(
+        let row = self.single(async |connection| query(
             "SELECT token_hash, account_id, family_id, expires_at, used_at, revoked_at FROM refresh_tokens WHERE token_hash = $1",
         )
         .bind(token_hash)
-        .fetch_optional(&mut *self.connection().await?))
+        .fetch_optional(connection).await)
         .await?;
         let Some(row) = row else { return Ok(None) };
         Ok(Some(RefreshToken {
@@ -79,7 +80,7 @@ impl Db {
         let rotated = self
             .timed(async {
                 let mut transaction = self.begin_write().await?;
-                let marked = sqlx::query(
+                let marked = query(
                     "UPDATE refresh_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL AND revoked_at IS NULL",
                 )
                 .bind(now)
@@ -104,12 +105,14 @@ impl Db {
 
     /// Revokes every token of a family.
     pub async fn revoke_family(&self, family_id: &str, now: i64) -> Result<(), StoreError> {
-        self.timed(sqlx::query(
+        self.single(async |connection| {
+            query(
             "UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL",
         )
         .bind(now)
         .bind(family_id)
-        .execute(&mut *self.connection().await?))
+        .execute(connection).await
+        })
         .await?;
         Ok(())
     }
@@ -122,23 +125,24 @@ impl Db {
         secret: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        self.timed(sqlx::query("INSERT INTO signing_keys (kid, secret, created_at) VALUES ($1, $2, $3) ON CONFLICT (kid) DO NOTHING")
+        self.single(async |connection| query("INSERT INTO signing_keys (kid, secret, created_at) VALUES ($1, $2, $3) ON CONFLICT (kid) DO NOTHING")
             .bind(kid)
             .bind(secret)
             .bind(now)
-            .execute(&mut *self.connection().await?))
+            .execute(connection).await)
             .await?;
         Ok(())
     }
 
     /// Stores a signing key anew (sealed where it was in the clear).
     pub async fn replace_signing_key(&self, kid: &str, secret: &str) -> Result<(), StoreError> {
-        self.timed(
-            sqlx::query("UPDATE signing_keys SET secret = $2 WHERE kid = $1")
+        self.single(async |connection| {
+            query("UPDATE signing_keys SET secret = $2 WHERE kid = $1")
                 .bind(kid)
                 .bind(secret)
-                .execute(&mut *self.connection().await?),
-        )
+                .execute(connection)
+                .await
+        })
         .await?;
         Ok(())
     }
@@ -146,12 +150,11 @@ impl Db {
     /// Every signing key, newest first: `(kid, stored form)`.
     pub async fn signing_keys(&self) -> Result<Vec<(String, String)>, StoreError> {
         let rows = self
-            .timed(
-                sqlx::query(
-                    "SELECT kid, secret FROM signing_keys ORDER BY created_at DESC, kid DESC",
-                )
-                .fetch_all(&mut *self.connection().await?),
-            )
+            .single(async |connection| {
+                query("SELECT kid, secret FROM signing_keys ORDER BY created_at DESC, kid DESC")
+                    .fetch_all(connection)
+                    .await
+            })
             .await?;
         rows.iter()
             .map(|row| Ok((row.try_get("kid")?, row.try_get("secret")?)))
@@ -164,7 +167,7 @@ async fn insert_token<'e, E>(executor: E, token: &RefreshToken, now: i64) -> Res
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
-    sqlx::query(
+    query(
         "INSERT INTO refresh_tokens (token_hash, account_id, family_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(&token.token_hash)

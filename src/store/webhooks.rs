@@ -12,6 +12,7 @@ use sqlx::Row;
 
 use super::work::{Claim, claim_statement};
 use super::{Db, Owner, StoreError};
+use crate::store::query;
 
 /// A stored webhook.
 #[derive(Clone, Debug)]
@@ -128,7 +129,7 @@ impl Db {
             let Some(mut transaction) = capped.await? else {
                 return Ok(false);
             };
-            sqlx::query(
+            query(
                 "INSERT INTO webhooks (id, account_id, url, secret, created_at) VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(&webhook.id)
@@ -139,7 +140,7 @@ impl Db {
             .execute(&mut *transaction)
             .await?;
             for kind in &webhook.kinds {
-                sqlx::query("INSERT INTO webhook_kinds (webhook_id, kind) VALUES ($1, $2)")
+                query("INSERT INTO webhook_kinds (webhook_id, kind) VALUES ($1, $2)")
                     .bind(&webhook.id)
                     .bind(kind)
                     .execute(&mut *transaction)
@@ -163,26 +164,24 @@ impl Db {
              ORDER BY created_at, id"
         );
         let rows = self
-            .timed(
-                sqlx::query(&sql)
+            .single(async |connection| {
+                query(&sql)
                     .bind(account_id)
                     .bind(id.unwrap_or_default())
-                    .fetch_all(&mut *self.connection().await?),
-            )
+                    .fetch_all(connection)
+                    .await
+            })
             .await?;
         let mut webhooks = rows
             .iter()
             .map(webhook_from_row)
             .collect::<Result<Vec<_>, _>>()?;
-        let kinds = self
-            .timed(
-                sqlx::query(
+        let kinds = self.single(async |connection| query(
                     "SELECT k.webhook_id, k.kind FROM webhook_kinds k JOIN webhooks w ON w.id = k.webhook_id \
                      WHERE w.account_id = $1 ORDER BY k.kind",
                 )
                 .bind(account_id)
-                .fetch_all(&mut *self.connection().await?),
-            )
+                .fetch_all(connection).await)
             .await?;
         let mut by_webhook: HashMap<String, Vec<String>> = HashMap::new();
         for row in kinds {
@@ -205,7 +204,7 @@ impl Db {
     pub async fn delete_webhook(&self, account_id: &str, id: &str) -> Result<bool, StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
-            sqlx::query(
+            query(
                 "DELETE FROM webhook_deliveries WHERE webhook_id = $2 \
                  AND webhook_id IN (SELECT id FROM webhooks WHERE account_id = $1)",
             )
@@ -213,7 +212,7 @@ impl Db {
             .bind(id)
             .execute(&mut *transaction)
             .await?;
-            let deleted = sqlx::query("DELETE FROM webhooks WHERE account_id = $1 AND id = $2")
+            let deleted = query("DELETE FROM webhooks WHERE account_id = $1 AND id = $2")
                 .bind(account_id)
                 .bind(id)
                 .execute(&mut *transaction)
@@ -233,9 +232,7 @@ impl Db {
         id: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        let updated = self
-            .timed(
-                sqlx::query(
+        let updated = self.single(async |connection| query(
                     "UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL, \
                      next_attempt_at = CASE WHEN EXISTS (SELECT 1 FROM webhook_deliveries d \
                        WHERE d.webhook_id = webhooks.id AND d.state = 'pending') THEN $3 ELSE NULL END \
@@ -244,8 +241,7 @@ impl Db {
                 .bind(account_id)
                 .bind(id)
                 .bind(now)
-                .execute(&mut *self.connection().await?),
-            )
+                .execute(connection).await)
             .await
             .map_err(StoreError::of_write)?;
         Ok(updated.rows_affected() == 1)
@@ -258,17 +254,14 @@ impl Db {
         limit: i64,
         attempts: usize,
     ) -> Result<Vec<DeliveryRow>, StoreError> {
-        let rows = self
-            .timed(
-                sqlx::query(
+        let rows = self.single(async |connection| query(
                     "SELECT d.id, d.state, d.created_at, d.finished_at, n.message_id, n.kind, n.seq \
                      FROM webhook_deliveries d JOIN notifications n ON n.id = d.notification_id \
                      WHERE d.webhook_id = $1 ORDER BY d.id DESC LIMIT $2",
                 )
                 .bind(webhook_id)
                 .bind(limit)
-                .fetch_all(&mut *self.connection().await?),
-            )
+                .fetch_all(connection).await)
             .await?;
         let mut deliveries = Vec::with_capacity(rows.len());
         for row in &rows {
@@ -286,17 +279,14 @@ impl Db {
         let Some(oldest) = deliveries.last().map(|delivery| delivery.id) else {
             return Ok(deliveries);
         };
-        let rows = self
-            .timed(
-                sqlx::query(
+        let rows = self.single(async |connection| query(
                     "SELECT delivery_id, attempted_at, status_code, error, duration_ms FROM webhook_attempts \
                      WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND id >= $2) \
                      ORDER BY id",
                 )
                 .bind(webhook_id)
                 .bind(oldest)
-                .fetch_all(&mut *self.connection().await?),
-            )
+                .fetch_all(connection).await)
             .await?;
         let mut by_delivery: HashMap<i64, Vec<AttemptRow>> = HashMap::new();
         for row in rows {
@@ -336,13 +326,14 @@ impl Db {
             },
         );
         let rows = self
-            .timed(
-                sqlx::query(&sql)
+            .single(async |connection| {
+                query(&sql)
                     .bind(now)
                     .bind(lease_until)
                     .bind(limit)
-                    .fetch_all(&mut *self.connection().await?),
-            )
+                    .fetch_all(connection)
+                    .await
+            })
             .await
             .map_err(StoreError::of_write)?;
         Ok(rows
@@ -354,15 +345,16 @@ impl Db {
     /// The oldest pending delivery of a webhook.
     pub async fn next_delivery(&self, webhook_id: &str) -> Result<Option<Outgoing>, StoreError> {
         let row = self
-            .timed(
-                sqlx::query(
+            .single(async |connection| {
+                query(
                     "SELECT d.id, d.attempts, n.seq, n.message_id, n.kind, n.data, n.created_at \
                      FROM webhook_deliveries d JOIN notifications n ON n.id = d.notification_id \
                      WHERE d.webhook_id = $1 AND d.state = 'pending' ORDER BY d.id LIMIT 1",
                 )
                 .bind(webhook_id)
-                .fetch_optional(&mut *self.connection().await?),
-            )
+                .fetch_optional(connection)
+                .await
+            })
             .await?;
         let Some(row) = row else { return Ok(None) };
         Ok(Some(Outgoing {
@@ -392,7 +384,7 @@ impl Db {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
             // The webhook may have been deleted meanwhile, its deliveries with it.
-            sqlx::query(
+            query(
                 "INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, error, duration_ms) \
                  SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1)",
             )
@@ -405,7 +397,7 @@ impl Db {
             .await?;
             match outcome {
                 AttemptOutcome::Delivered => {
-                    sqlx::query(
+                    query(
                         "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, \
                          finished_at = $2 WHERE id = $1",
                     )
@@ -413,7 +405,7 @@ impl Db {
                     .bind(now)
                     .execute(&mut *transaction)
                     .await?;
-                    sqlx::query(
+                    query(
                         "UPDATE webhooks SET failing_since = NULL, next_attempt_at = CASE WHEN EXISTS \
                          (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = webhooks.id AND d.state = 'pending') \
                          THEN $2 ELSE NULL END WHERE id = $1",
@@ -424,11 +416,11 @@ impl Db {
                     .await?;
                 }
                 AttemptOutcome::Retry { retry_at } => {
-                    sqlx::query("UPDATE webhook_deliveries SET attempts = attempts + 1 WHERE id = $1")
+                    query("UPDATE webhook_deliveries SET attempts = attempts + 1 WHERE id = $1")
                         .bind(delivery_id)
                         .execute(&mut *transaction)
                         .await?;
-                    sqlx::query(
+                    query(
                         "UPDATE webhooks SET failing_since = COALESCE(failing_since, $2), \
                          next_attempt_at = $3 WHERE id = $1",
                     )
@@ -439,11 +431,11 @@ impl Db {
                     .await?;
                 }
                 AttemptOutcome::Disable { reason } => {
-                    sqlx::query("UPDATE webhook_deliveries SET attempts = attempts + 1 WHERE id = $1")
+                    query("UPDATE webhook_deliveries SET attempts = attempts + 1 WHERE id = $1")
                         .bind(delivery_id)
                         .execute(&mut *transaction)
                         .await?;
-                    sqlx::query(
+                    query(
                         "UPDATE webhooks SET disabled_at = $2, disabled_reason = $3, next_attempt_at = NULL \
                          WHERE id = $1",
                     )
@@ -474,11 +466,12 @@ impl Db {
 
     /// Gives up this process's claim on a webhook.
     pub async fn release_webhook(&self, webhook_id: &str) -> Result<(), StoreError> {
-        self.timed(
-            sqlx::query("UPDATE webhooks SET lease_until = NULL WHERE id = $1")
+        self.single(async |connection| {
+            query("UPDATE webhooks SET lease_until = NULL WHERE id = $1")
                 .bind(webhook_id)
-                .execute(&mut *self.connection().await?),
-        )
+                .execute(connection)
+                .await
+        })
         .await?;
         Ok(())
     }

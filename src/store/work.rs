@@ -8,6 +8,7 @@
 use sqlx::Row;
 
 use super::{Backend, Db, StoreError};
+use crate::store::query;
 
 /// A kind of background work on matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,13 +101,14 @@ impl Db {
             },
         );
         let rows = self
-            .timed(
-                sqlx::query(&sql)
+            .single(async |connection| {
+                query(&sql)
                     .bind(now)
                     .bind(lease_until)
                     .bind(limit)
-                    .fetch_all(&mut *self.connection().await?),
-            )
+                    .fetch_all(connection)
+                    .await
+            })
             .await?;
         Ok(rows
             .iter()
@@ -145,11 +147,11 @@ impl Db {
             "UPDATE {table} SET {lease} = $1 WHERE {lease} IS NOT NULL AND id IN ({})",
             places.join(", ")
         );
-        let mut query = sqlx::query(&sql).bind(lease_until);
+        let mut query = query(&sql).bind(lease_until);
         for id in ids {
             query = query.bind(id);
         }
-        self.timed(query.execute(&mut *self.connection().await?))
+        self.single(async |connection| query.execute(connection).await)
             .await?;
         Ok(())
     }
@@ -157,12 +159,8 @@ impl Db {
     /// Gives up this process's claim on a match's `work`.
     pub async fn release_work(&self, work: Work, match_id: &str) -> Result<(), StoreError> {
         let sql = format!("UPDATE matches SET {} = NULL WHERE id = $1", work.lease());
-        self.timed(
-            sqlx::query(&sql)
-                .bind(match_id)
-                .execute(&mut *self.connection().await?),
-        )
-        .await?;
+        self.single(async |connection| query(&sql).bind(match_id).execute(connection).await)
+            .await?;
         Ok(())
     }
 }

@@ -823,7 +823,7 @@ async fn finding_09_tokens_of_accounts_that_no_longer_exist_are_refused() {
         .to_owned();
     sqlx::query("DELETE FROM accounts WHERE id = $1")
         .bind(ghost["id"].as_str().unwrap())
-        .execute(app.db.pool())
+        .execute(app.sql())
         .await
         .unwrap();
     let created = app
@@ -1083,7 +1083,7 @@ async fn finding_16_signing_keys_are_private_and_can_be_sealed() {
         .to_owned();
     let stored = || async {
         sqlx::query_scalar::<_, String>("SELECT secret FROM signing_keys")
-            .fetch_one(app.db.pool())
+            .fetch_one(app.sql())
             .await
             .unwrap()
     };

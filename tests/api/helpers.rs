@@ -1,6 +1,9 @@
 //! `spawn_app`: the real server on a random port, with a fresh database that is dropped after
 //! the test. SQLite by default; PostgreSQL when `DATABASE_URL` names a PostgreSQL server (the
-//! URL's database is only used to create and drop the test's own database).
+//! URL's database is only used to create and drop the test's own database). With
+//! `POOLER_URL` as well (a PgBouncer in transaction mode in front of that server, for example
+//! `postgres://postgres@127.0.0.1:6432`), the servers under test reach their database through
+//! it (`DATABASE_POOLER=transaction`), as the load-balanced deployment does.
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -69,6 +72,25 @@ impl TestDatabase {
         }
     }
 
+    /// With `POOLER_URL` set: `settings` reach this database through the pooler, with the
+    /// direct URL for `LISTEN` and migrations, and the statement timeout on the database (a
+    /// session setting would not hold behind the pooler).
+    pub async fn behind_pooler(&self, settings: &mut Settings) -> bool {
+        let (Ok(pooler), TestDatabase::Postgres { name, .. }) = (std::env::var("POOLER_URL"), self)
+        else {
+            return false;
+        };
+        let seconds = settings.database.statement_timeout_seconds;
+        self.admin(&format!(
+            r#"ALTER DATABASE "{name}" SET statement_timeout = '{seconds}s'"#
+        ))
+        .await;
+        settings.database.listen_url = Some(settings.database.url.clone());
+        settings.database.url = format!("{}/{name}", pooler.trim_end_matches('/'));
+        settings.database.pooler = kings_corner::config::Pooler::Transaction;
+        true
+    }
+
     /// The database's name on PostgreSQL.
     pub fn postgres_name(&self) -> Option<&str> {
         match self {
@@ -120,6 +142,8 @@ pub struct TestApp {
     pub clock: Arc<ManualClock>,
     /// Its database (dropped last).
     pub database: TestDatabase,
+    /// Behind a pooler: a pool straight to the database, for the tests' own SQL.
+    direct: Option<sqlx::AnyPool>,
 }
 
 /// Settings as the binary would parse them with no flags, but quieter.
@@ -143,8 +167,18 @@ pub async fn spawn_app() -> TestApp {
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let (database, url) = TestDatabase::create().await;
     let mut settings = default_settings();
-    settings.database.url = url;
+    settings.database.url = url.clone();
     adjust(&mut settings);
+    // A test that routes the server elsewhere (through a relay it can freeze) keeps its route.
+    let mut direct = None;
+    if settings.database.url == url && database.behind_pooler(&mut settings).await {
+        sqlx::any::install_default_drivers();
+        direct = Some(
+            sqlx::AnyPool::connect(&url)
+                .await
+                .expect("the database answers"),
+        );
+    }
     let clock = Arc::new(ManualClock::default());
     let (app, address, matches) = start_process(settings.clone(), clock.clone()).await;
     TestApp {
@@ -158,6 +192,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         db: app,
         clock,
         database,
+        direct,
     }
 }
 
@@ -196,6 +231,31 @@ pub async fn start_process(
 }
 
 impl TestApp {
+    /// `/readyz`'s status once the database is back after an outage the test made. Directly
+    /// it is back at once; behind PgBouncer the pooler first waits out its
+    /// `server_login_retry` after the logins PostgreSQL refused.
+    pub async fn ready_again(&self) -> reqwest::StatusCode {
+        let mut tries = if self.settings.database.behind_transaction_pooler() {
+            30
+        } else {
+            1
+        };
+        loop {
+            let status = self.get("/readyz", None).await.status();
+            tries -= 1;
+            if status == 200 || tries == 0 {
+                return status;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+    }
+
+    /// A pool for the tests' own SQL, straight to the database (never through a pooler, which
+    /// would need every statement in a transaction).
+    pub fn sql(&self) -> &sqlx::AnyPool {
+        self.direct.as_ref().unwrap_or(self.db.pool())
+    }
+
     /// POST a JSON body.
     pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
         self.client

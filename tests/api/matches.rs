@@ -389,7 +389,7 @@ async fn account_id(app: &TestApp, username: &str) -> String {
 /// The ids of every notification written.
 async fn message_ids(app: &TestApp) -> HashSet<String> {
     sqlx::query_scalar::<_, String>("SELECT message_id FROM notifications")
-        .fetch_all(app.db.pool())
+        .fetch_all(app.sql())
         .await
         .unwrap()
         .into_iter()
@@ -594,6 +594,7 @@ async fn appends_during_a_database_outage_fail_and_write_nothing() {
             r#"ALTER DATABASE "{name}" ALLOW_CONNECTIONS true"#
         ))
         .await;
+    assert_eq!(app.ready_again().await, 200);
     for (id, version) in ids.iter().zip(&versions) {
         let row = app.db.match_by_id(id).await.unwrap().unwrap();
         assert_eq!(row.version, *version, "nothing was written");

@@ -48,11 +48,8 @@ async fn readiness_reports_a_stopped_database_and_recovers() {
                     r#"ALTER DATABASE "{name}" ALLOW_CONNECTIONS true"#
                 ))
                 .await;
-            assert_eq!(
-                app.get("/readyz", None).await.status(),
-                200,
-                "recovers once the database is back"
-            );
+            let status = app.ready_again().await;
+            assert_eq!(status, 200, "recovers once the database is back");
         }
         None => {
             app.db.pool().close().await;

@@ -38,7 +38,7 @@ pub async fn bot_table_leased(app: &TestApp, people: &[Player], lease_until: i64
     sqlx::query("UPDATE matches SET bot_lease = $1 WHERE id = $2")
         .bind(lease_until)
         .bind(&id)
-        .execute(app.db.pool())
+        .execute(app.sql())
         .await
         .unwrap();
     let joined = app
@@ -112,7 +112,7 @@ async fn a_webhook_queue_a_dead_process_held_is_delivered_once_its_lease_runs_ou
     sqlx::query("UPDATE webhooks SET lease_until = $1 WHERE id = $2")
         .bind(app.clock.now() + LEASE_SECONDS)
         .bind(&webhook)
-        .execute(app.db.pool())
+        .execute(app.sql())
         .await
         .unwrap();
     // Something to tell: the other player joins the first one's table.
@@ -154,12 +154,12 @@ async fn renewing_extends_only_the_claims_still_held() {
     sqlx::query("UPDATE matches SET clock_lease = $1 WHERE id = $2")
         .bind(100_i64)
         .bind(&ids[0])
-        .execute(app.db.pool())
+        .execute(app.sql())
         .await
         .unwrap();
     app.db.renew_work(Work::Clock, &ids, 200).await.unwrap();
     let lease = |id: String| {
-        let pool = app.db.pool().clone();
+        let pool = app.sql().clone();
         async move {
             sqlx::query_scalar::<_, Option<i64>>("SELECT clock_lease FROM matches WHERE id = $1")
                 .bind(id)

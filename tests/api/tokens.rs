@@ -236,7 +236,7 @@ async fn personal_tokens_are_shown_once_used_listed_and_revoked() {
         "{created}"
     );
     let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM personal_tokens")
-        .fetch_all(app.db.pool())
+        .fetch_all(app.sql())
         .await
         .unwrap();
     assert_eq!(stored.len(), 1);
@@ -353,7 +353,7 @@ async fn personal_tokens_are_shown_once_used_listed_and_revoked() {
     let expiring = token(&app, &players[0], &["read"]).await;
     sqlx::query("UPDATE personal_tokens SET expires_at = 1 WHERE name = $1")
         .bind(r#"["read"]"#)
-        .execute(app.db.pool())
+        .execute(app.sql())
         .await
         .unwrap();
     let refused = app.get("/v1/me", Some(&expiring)).await;
@@ -379,7 +379,7 @@ async fn personal_tokens_are_shown_once_used_listed_and_revoked() {
     )
     .bind(r#"["read"]"#)
     .bind(me["id"].as_str().unwrap())
-    .fetch_one(app.db.pool())
+    .fetch_one(app.sql())
     .await
     .unwrap();
     assert_eq!(left, 0, "deleted with the account");

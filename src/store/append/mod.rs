@@ -17,6 +17,7 @@ use super::rows::StoredEvent;
 use super::{Backend, Db, StoreError};
 use crate::model::{MatchStatus, Outcome};
 use crate::rules::Seat;
+use crate::store::query;
 pub use postgres::{Batcher, Statistics};
 
 /// What an accepted move changes in the match's row.
@@ -122,13 +123,13 @@ impl Db {
         match_id: &str,
         key: &str,
     ) -> Result<Option<KeptResponse>, StoreError> {
-        let row = self.timed(sqlx::query(
+        let row = self.single(async |connection| query(
             "SELECT request_hash, status, response FROM idempotency_keys WHERE account_id = $1 AND match_id = $2 AND key = $3",
         )
         .bind(account_id)
         .bind(match_id)
         .bind(key)
-        .fetch_optional(&mut *self.connection().await?))
+        .fetch_optional(connection).await)
         .await?;
         let Some(row) = row else { return Ok(None) };
         let status: i64 = row.try_get("status")?;

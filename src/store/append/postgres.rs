@@ -26,7 +26,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::Append;
 use crate::instruments;
 use crate::model::{Named, Outcome};
-use crate::store::{Db, StoreError};
+use crate::store::{Db, StoreError, query_as};
 
 /// Most appends in one statement.
 const MOST_PER_STATEMENT: usize = 64;
@@ -138,13 +138,9 @@ async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
     let appends: Vec<&Append> = batch.iter().map(|job| &job.append).collect();
     let started = Instant::now();
     let outcome = db
-        .timed(async {
-            let mut connection = db.connection().await?;
-            append_together(&mut connection, &appends)
-                .await
-                .map_err(StoreError::of_write)
-        })
-        .await;
+        .single(async |connection| append_together(connection, &appends).await)
+        .await
+        .map_err(StoreError::of_write);
     match outcome {
         Ok(written) => {
             instruments::batch_committed(batch.len(), started.elapsed());
@@ -172,13 +168,9 @@ async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
             counts.retried.fetch_add(1, Ordering::Relaxed);
             for job in batch {
                 let outcome = db
-                    .timed(async {
-                        let mut connection = db.connection().await?;
-                        write_one(&mut connection, &job.append)
-                            .await
-                            .map_err(StoreError::of_write)
-                    })
-                    .await;
+                    .single(async |connection| write_one(connection, &job.append).await)
+                    .await
+                    .map_err(StoreError::of_write);
                 let _ = job.done.send(outcome);
             }
         }
@@ -318,7 +310,7 @@ async fn append_together(
             });
         }
     }
-    let rows: Vec<(String,)> = sqlx::query_as(APPEND_TOGETHER)
+    let rows: Vec<(String,)> = query_as(APPEND_TOGETHER)
         .bind(to_json(&moves))
         .bind(to_json(&events))
         .bind(to_json(&kept))

@@ -7,6 +7,7 @@ use sqlx::AnyConnection;
 use super::Append;
 use crate::instruments;
 use crate::model::{Named, Outcome};
+use crate::store::query;
 use crate::store::{Db, StoreError};
 
 /// One append in a transaction of its own.
@@ -50,7 +51,7 @@ pub(super) async fn write(
         notifications,
         now,
     } = append;
-    let updated = sqlx::query(
+    let updated = query(
         "UPDATE matches SET version = $1, status = $2, turn_seat = $3, \
          turn_since = CASE WHEN $4 = 1 THEN $5 ELSE turn_since END, winners = $6, updated_at = $5, \
          deadline = $9, remind_at = $10, outcome = $11, final_totals = $12, \
@@ -80,7 +81,7 @@ pub(super) async fn write(
         "INSERT INTO match_events (match_id, seq, event, hash, created_at) VALUES {}",
         crate::store::value_rows(events.len(), 5)
     );
-    let mut query = sqlx::query(&insert);
+    let mut query = query(&insert);
     for event in events {
         query = query
             .bind(match_id)
@@ -91,7 +92,7 @@ pub(super) async fn write(
     }
     query.execute(&mut *connection).await?;
     if let Some(kept) = kept {
-        sqlx::query(
+        crate::store::query(
             "INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
