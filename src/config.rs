@@ -31,6 +31,12 @@ pub enum Command {
         /// The file `GET /v1/matches/{id}/export` returned.
         file: std::path::PathBuf,
     },
+    /// Copy the SQLite database into a new FILE while the server runs (or not): a consistent,
+    /// compacted copy. PostgreSQL: use pg_dump.
+    Backup {
+        /// Where the copy goes: a file that does not exist yet.
+        file: std::path::PathBuf,
+    },
     /// Play bots against each other on the engine (no server) and report their strength.
     Tournament(TournamentArgs),
 }

@@ -41,12 +41,15 @@
 //!   app, logs, and what the process asks of the system (open files, a word before SIGBUS).
 //! - [`instruments`]: the metrics every layer records (one function per event, label values
 //!   from fixed sets), rendered at `GET /metrics`.
+//! - [`backup`]: `kings-corner backup FILE`, an online copy of the SQLite database, made by the
+//!   running server on its request over a Unix socket.
 
 #![warn(missing_docs)]
 
 pub mod accounts;
 pub mod auth;
 pub mod background;
+pub mod backup;
 pub mod bots;
 pub mod clock;
 pub mod config;

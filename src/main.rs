@@ -57,6 +57,18 @@ async fn main() -> anyhow::Result<()> {
             print!("{}", tournament.run());
             Ok(())
         }
+        Command::Backup { file } => {
+            match kings_corner::backup::run(&settings.database, &file).await {
+                Ok(bytes) => {
+                    println!("ok: {} written, {bytes} bytes", file.display());
+                    Ok(())
+                }
+                Err(problem) => {
+                    eprintln!("error: {problem}");
+                    std::process::exit(1);
+                }
+            }
+        }
         Command::Migrate => {
             telemetry::init(&settings.log_level, &settings.log_format);
             let db = store::Db::connect(&settings.database).await?;

@@ -65,6 +65,14 @@ impl Application {
         crate::instruments::recorder();
         let db = Db::connect(&settings.database).await?;
         db.migrate().await?;
+        // SQLite: `kings-corner backup` asks this process for a copy (see `backup`). Without
+        // the socket (a path too long for one, say) the server still serves; only online
+        // backups wait for it to stop.
+        if let Some(file) = crate::store::sqlite_path(&settings.database.url)
+            && let Err(error) = crate::backup::serve(db.clone(), &file)
+        {
+            tracing::warn!(%error, "no backup socket beside the database: `kings-corner backup` works only while the server is stopped");
+        }
         let kek = settings
             .key_encryption_key
             .as_deref()

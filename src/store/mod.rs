@@ -54,7 +54,7 @@ use error::outage;
 pub use listing::{Cursor, Listing};
 pub use matches::NewMatch;
 pub use rows::{BOT_ACCOUNTS, MatchRow, SeatOf, SeatRow, StoredEvent, free_bot_account, seat_of};
-pub use sqlite_file::StartError;
+pub use sqlite_file::{StartError, sqlite_path};
 pub(crate) use statements::{query, query_as};
 
 /// How much longer than the server's statement timeout the client waits, so that a slow

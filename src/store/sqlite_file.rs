@@ -49,6 +49,11 @@ pub enum StartError {
 }
 
 /// The file a `sqlite:` URL names, if it names one (not `:memory:`).
+pub fn sqlite_path(url: &str) -> Option<PathBuf> {
+    path_of(url)
+}
+
+/// The file a `sqlite:` URL names, if it names one (not `:memory:`).
 fn path_of(url: &str) -> Option<PathBuf> {
     let rest = url
         .strip_prefix("sqlite://")
@@ -87,6 +92,27 @@ pub(super) fn prepare(url: &str) -> Result<(), StartError> {
             .map_err(fail(&wal))?;
     }
     Ok(())
+}
+
+impl super::Db {
+    /// Whether another process (a running server) holds the SQLite file at `path`.
+    pub fn sqlite_file_in_use(path: &Path) -> bool {
+        std::fs::File::open(path)
+            .and_then(|file| locked_by_another_process(&file))
+            .unwrap_or(false)
+    }
+
+    /// SQLite: writes a consistent, compacted copy of the whole database to `target`, a file
+    /// that must not exist yet (`VACUUM INTO`: one read transaction; writers go on meanwhile).
+    /// Not bounded by the statement timeout: a large database takes as long as it takes.
+    pub async fn backup_into(&self, target: &Path) -> Result<(), super::StoreError> {
+        let mut connection = self.connection().await?;
+        super::query("VACUUM INTO $1")
+            .bind(target.to_string_lossy().into_owned())
+            .execute(&mut *connection)
+            .await?;
+        Ok(())
+    }
 }
 
 /// How long a SQLite writer waits for another's lock before failing with `SQLITE_BUSY`, set on

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod auth;
+mod backups;
 mod bots;
 mod browsers;
 mod clocks;
