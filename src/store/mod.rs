@@ -288,8 +288,10 @@ impl Db {
     where
         StoreError: From<E>,
     {
+        // The wait for a connection has its own limit (`DATABASE_TIMEOUT_SECONDS`); only the
+        // work on it counts against the statement timeout, as before `single` existed.
+        let mut connection = self.connection().await?;
         self.timed::<T, StoreError>(async {
-            let mut connection = self.connection().await?;
             if !self.pooled {
                 return Ok::<T, StoreError>(statement(&mut connection).await?);
             }
