@@ -37,8 +37,27 @@ pub enum Command {
         /// Where the copy goes: a file that does not exist yet.
         file: std::path::PathBuf,
     },
+    /// Copy a SQLite database no server holds into an empty PostgreSQL database, then check
+    /// the copy (row counts, digests, every ended match verified). Interrupted, the same
+    /// command resumes where it stopped.
+    Copy(CopyArgs),
     /// Play bots against each other on the engine (no server) and report their strength.
     Tournament(TournamentArgs),
+}
+
+/// `kings-corner copy`: where from, where to.
+#[derive(Debug, Args)]
+pub struct CopyArgs {
+    /// The SQLite database to copy: `sqlite://FILE`. Stop the server that uses it first.
+    #[arg(long)]
+    pub from: String,
+    /// The PostgreSQL database to fill: `postgres://USER@HOST/DATABASE`, empty (or holding a
+    /// copy of the same source that stopped), reached directly rather than through a pooler.
+    #[arg(long)]
+    pub to: String,
+    /// Rows written per transaction.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub batch_rows: u64,
 }
 
 /// `kings-corner tournament`: side A against side B over paired deals.

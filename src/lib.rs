@@ -42,7 +42,8 @@
 //! - [`instruments`]: the metrics every layer records (one function per event, label values
 //!   from fixed sets), rendered at `GET /metrics`.
 //! - [`backup`]: `kings-corner backup FILE`, an online copy of the SQLite database, made by the
-//!   running server on its request over a Unix socket.
+//!   running server on its request over a Unix socket; [`copy`]: `kings-corner copy`, the move
+//!   of a SQLite database into PostgreSQL, resumable and checked.
 
 #![warn(missing_docs)]
 
@@ -53,6 +54,7 @@ pub mod backup;
 pub mod bots;
 pub mod clock;
 pub mod config;
+pub mod copy;
 pub mod follow;
 pub mod http;
 pub mod instruments;

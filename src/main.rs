@@ -1,4 +1,5 @@
-//! The `kings-corner` binary: parse the settings, then serve, migrate or print the OpenAPI.
+//! The `kings-corner` binary: parse the settings, then serve, migrate, print the OpenAPI, verify
+//! an export, back up, copy, or play a tournament.
 
 use clap::Parser;
 use kings_corner::config::{Cli, Command};
@@ -61,6 +62,25 @@ async fn main() -> anyhow::Result<()> {
             match kings_corner::backup::run(&settings.database, &file).await {
                 Ok(bytes) => {
                     println!("ok: {} written, {bytes} bytes", file.display());
+                    Ok(())
+                }
+                Err(problem) => {
+                    eprintln!("error: {problem}");
+                    std::process::exit(1);
+                }
+            }
+        }
+        Command::Copy(args) => {
+            let order = kings_corner::copy::CopyOrder {
+                from: args.from,
+                to: args.to,
+                batch_rows: usize::try_from(args.batch_rows).unwrap_or(usize::MAX),
+            };
+            match kings_corner::copy::run(&settings.database, &order, |line| println!("{line}"))
+                .await
+            {
+                Ok(report) => {
+                    println!("{report}");
                     Ok(())
                 }
                 Err(problem) => {

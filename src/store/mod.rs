@@ -19,7 +19,9 @@
 //!   [`stream_tickets`]: single-use tickets that open a stream from a browser;
 //! - [`work`]: background work on matches (clocks, bot turns) shared by processes with leases;
 //!   `backlog`: how much of each kind of background work waits, for the metrics;
-//! - `statements`: [`query`], sqlx's, with unnamed statements behind a transaction pooler.
+//! - `statements`: [`query`], sqlx's, with unnamed statements behind a transaction pooler;
+//! - [`transfer`]: whole tables read from one database and written to another, with digests
+//!   both compute alike, for `kings-corner copy`.
 
 pub mod accounts;
 pub mod append;
@@ -37,6 +39,7 @@ mod sqlite_file;
 mod statements;
 pub mod stream_tickets;
 pub mod tokens;
+pub mod transfer;
 pub mod webhooks;
 pub mod work;
 

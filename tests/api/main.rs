@@ -7,6 +7,7 @@ mod backups;
 mod bots;
 mod browsers;
 mod clocks;
+mod copies;
 mod hardening;
 mod hardening_ii;
 mod helpers;
