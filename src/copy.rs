@@ -127,7 +127,7 @@ pub struct CopyReport {
     pub copied_now: i64,
     /// Whether an earlier run had begun this copy.
     pub resumed: bool,
-    /// Matches whose logs were compared, and their events.
+    /// Matches whose logs were compared.
     pub logs: i64,
     /// Events in those logs.
     pub events: i64,
@@ -183,70 +183,16 @@ pub async fn run(
             .map_err(failed(format!("reading {table} from the source")))?;
         sources.push(((*table).to_owned(), digest));
     }
-
-    let recorded = target
-        .copy_progress()
-        .await
-        .map_err(failed(format!("reading {PROGRESS_TABLE} in the target")))?;
-    let resumed = !recorded.is_empty();
-    let mut progress = if resumed {
-        let progress = resume(recorded, &sources)?;
-        let copied: i64 = progress.iter().map(|table| table.copied).sum();
-        let total: i64 = sources.iter().map(|(_, digest)| digest.rows).sum();
-        if progress.iter().all(|table| table.done) {
-            say("this copy is complete already: checking it again".to_owned());
-        } else {
-            say(format!(
-                "resuming the copy begun earlier: {copied} of {total} rows copied"
-            ));
-        }
-        progress
-    } else {
-        for table in COPIED_TABLES {
-            let found = target
-                .holds_data(table)
-                .await
-                .map_err(failed(format!("reading {table} in the target")))?;
-            if found {
-                return Err(CopyError::TargetNotEmpty {
-                    table: (*table).to_owned(),
-                });
-            }
-        }
-        target.begin_copy(&sources).await.map_err(failed(
-            "recording the copy's start in the target".to_owned(),
-        ))?
-    };
-
-    let mut copied_now = 0;
-    for (table, columns) in progress.iter_mut().zip(&columns) {
-        if table.done {
-            continue;
-        }
-        let limit = order.batch_rows.clamp(1, MOST_PARAMETERS / columns.len());
-        loop {
-            let batch = source
-                .rows_after(&table.table, columns, table.last_rowid, limit)
-                .await
-                .map_err(failed(format!("reading {} from the source", table.table)))?;
-            if batch.rows.is_empty() {
-                break;
-            }
-            copied_now += batch.rows.len() as i64;
-            target
-                .write_batch(table, columns, &batch)
-                .await
-                .map_err(failed(format!(
-                    "writing {} rows after source rowid {} into the target",
-                    table.table, table.last_rowid
-                )))?;
-        }
-        target
-            .finish_table(table)
-            .await
-            .map_err(failed(format!("recording {} as copied", table.table)))?;
-        say(format!("{}: {} rows copied", table.table, table.copied));
-    }
+    let (mut progress, resumed) = start_or_resume(&target, &sources, &mut say).await?;
+    let copied_now = copy_rows(
+        &source,
+        &target,
+        &mut progress,
+        &columns,
+        order.batch_rows,
+        &mut say,
+    )
+    .await?;
     target
         .advance_sequences()
         .await
@@ -270,6 +216,89 @@ pub async fn run(
         events: events.rows,
         verified,
     })
+}
+
+/// The copy's progress: the one an earlier run recorded in the target (if it copied this very
+/// source), or a new one on an empty target. Also whether it was the earlier run's.
+async fn start_or_resume(
+    target: &Db,
+    sources: &[(String, TableDigest)],
+    say: &mut impl FnMut(String),
+) -> Result<(Vec<TableProgress>, bool), CopyError> {
+    let recorded = target
+        .copy_progress()
+        .await
+        .map_err(failed(format!("reading {PROGRESS_TABLE} in the target")))?;
+    if !recorded.is_empty() {
+        let progress = resume(recorded, sources)?;
+        if progress.iter().all(|table| table.done) {
+            say("this copy is complete already: checking it again".to_owned());
+        } else {
+            let copied: i64 = progress.iter().map(|table| table.copied).sum();
+            let total: i64 = sources.iter().map(|(_, digest)| digest.rows).sum();
+            say(format!(
+                "resuming the copy begun earlier: {copied} of {total} rows copied"
+            ));
+        }
+        return Ok((progress, true));
+    }
+    for table in COPIED_TABLES {
+        let found = target
+            .holds_data(table)
+            .await
+            .map_err(failed(format!("reading {table} in the target")))?;
+        if found {
+            return Err(CopyError::TargetNotEmpty {
+                table: (*table).to_owned(),
+            });
+        }
+    }
+    let progress = target.begin_copy(sources).await.map_err(failed(
+        "recording the copy's start in the target".to_owned(),
+    ))?;
+    Ok((progress, false))
+}
+
+/// Copies every table not yet done, batch by batch from where its progress stands; returns
+/// how many rows this run copied.
+async fn copy_rows(
+    source: &Db,
+    target: &Db,
+    progress: &mut [TableProgress],
+    columns: &[Vec<Column>],
+    batch_rows: usize,
+    say: &mut impl FnMut(String),
+) -> Result<i64, CopyError> {
+    let mut copied_now = 0;
+    for (table, columns) in progress.iter_mut().zip(columns) {
+        if table.done {
+            continue;
+        }
+        let limit = batch_rows.clamp(1, MOST_PARAMETERS / columns.len());
+        loop {
+            let batch = source
+                .rows_after(&table.table, columns, table.last_rowid, limit)
+                .await
+                .map_err(failed(format!("reading {} from the source", table.table)))?;
+            if batch.rows.is_empty() {
+                break;
+            }
+            copied_now += batch.rows.len() as i64;
+            target
+                .write_batch(table, columns, &batch)
+                .await
+                .map_err(failed(format!(
+                    "writing {} rows after source rowid {} into the target",
+                    table.table, table.last_rowid
+                )))?;
+        }
+        target
+            .finish_table(table)
+            .await
+            .map_err(failed(format!("recording {} as copied", table.table)))?;
+        say(format!("{}: {} rows copied", table.table, table.copied));
+    }
+    Ok(copied_now)
 }
 
 /// Opens both databases: the source as it is, the target migrated to this build's schema.

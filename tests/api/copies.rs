@@ -287,7 +287,7 @@ async fn a_sqlite_database_moves_to_postgres_resumably_and_plays_on_with_the_sam
         assert!(past, "{table}'s sequence is past its copied ids");
     }
 
-    // A copy into a database that has changed since is refused, and so is another source.
+    // A target changed since the copy fails its checks; another source is refused.
     sqlx::query("UPDATE matches SET updated_at = updated_at + 1 WHERE id = $1")
         .bind(&under_way)
         .execute(&pool)
