@@ -4,8 +4,9 @@
 //! `rowid` order and written to PostgreSQL in one transaction each, together with how far the
 //! copy got; and each table's digest, which both databases compute alike.
 //!
-//! Nothing here runs on behalf of a request: no statement timeout applies on the client's side,
-//! and a long read on PostgreSQL lifts the server's for its own transaction.
+//! Every statement runs in a transaction opened here or alone through [`Db::single`], as
+//! everywhere in the store. The one long read, a table's digest, runs in a transaction of its
+//! own that lifts PostgreSQL's statement timeout for itself.
 
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
@@ -144,7 +145,9 @@ impl Db {
                  WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY name"
             }
         };
-        let rows = query(sql).fetch_all(&self.pool).await?;
+        let rows = self
+            .single(async |connection| query(sql).fetch_all(connection).await)
+            .await?;
         let names = rows
             .iter()
             .map(|row| row.try_get::<String, _>("name"))
@@ -166,7 +169,9 @@ impl Db {
                  ORDER BY ordinal_position"
             }
         };
-        let rows = query(sql).bind(table).fetch_all(&self.pool).await?;
+        let rows = self
+            .single(async |connection| query(sql).bind(table).fetch_all(connection).await)
+            .await?;
         rows.iter()
             .map(|row| {
                 let declared: String = row.try_get("kind")?;
@@ -185,8 +190,12 @@ impl Db {
 
     /// The versions of the migrations applied to this database, oldest first.
     pub async fn applied_migrations(&self) -> Result<Vec<i64>, StoreError> {
-        let rows = query("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version")
-            .fetch_all(&self.pool)
+        let rows = self
+            .single(async |connection| {
+                query("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version")
+                    .fetch_all(connection)
+                    .await
+            })
             .await?;
         Ok(rows
             .iter()
@@ -230,7 +239,10 @@ impl Db {
             quoted(table),
             seeded_in(table)
         );
-        Ok(query(&sql).fetch_optional(&self.pool).await?.is_some())
+        let found = self
+            .single(async |connection| query(&sql).fetch_optional(connection).await)
+            .await?;
+        Ok(found.is_some())
     }
 
     /// SQLite: up to `limit` rows of `table` after `rowid` `after`, in `rowid` order.
@@ -246,10 +258,14 @@ impl Db {
             column_list(columns),
             quoted(table)
         );
-        let rows = query(&sql)
-            .bind(after)
-            .bind(limit as i64)
-            .fetch_all(&self.pool)
+        let rows = self
+            .single(async |connection| {
+                query(&sql)
+                    .bind(after)
+                    .bind(limit as i64)
+                    .fetch_all(connection)
+                    .await
+            })
             .await?;
         let rows = rows
             .iter()
@@ -261,7 +277,7 @@ impl Db {
     /// PostgreSQL: creates the copy's record ([`PROGRESS_TABLE`]) unless it exists, and reads
     /// it (empty: no copy began here).
     pub async fn copy_progress(&self) -> Result<Vec<TableProgress>, StoreError> {
-        query(&format!(
+        let create = format!(
             "CREATE TABLE IF NOT EXISTS {PROGRESS_TABLE} (
                  table_name    TEXT PRIMARY KEY,
                  source_rows   BIGINT NOT NULL,
@@ -270,15 +286,17 @@ impl Db {
                  copied        BIGINT NOT NULL,
                  done          BIGINT NOT NULL
              )"
-        ))
-        .execute(&self.pool)
-        .await?;
-        let rows = query(&format!(
+        );
+        let read = format!(
             "SELECT table_name, source_rows, source_digest, last_rowid, copied, done \
              FROM {PROGRESS_TABLE}"
-        ))
-        .fetch_all(&self.pool)
-        .await?;
+        );
+        let rows = self
+            .single(async |connection| {
+                query(&create).execute(&mut *connection).await?;
+                query(&read).fetch_all(connection).await
+            })
+            .await?;
         rows.iter()
             .map(|row| {
                 Ok(TableProgress {
@@ -303,7 +321,7 @@ impl Db {
         &self,
         sources: &[(String, TableDigest)],
     ) -> Result<Vec<TableProgress>, StoreError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         for (table, condition) in SEEDED {
             query(&format!("DELETE FROM {} WHERE {condition}", quoted(table)))
                 .execute(&mut *transaction)
@@ -365,7 +383,7 @@ impl Db {
             }
         }
         let copied = batch.rows.len() as i64;
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         insert.execute(&mut *transaction).await?;
         record_progress(&mut transaction, &progress.table, last_rowid, copied, false).await?;
         transaction.commit().await?;
@@ -376,7 +394,7 @@ impl Db {
 
     /// PostgreSQL: records that every row of `progress.table` is copied.
     pub async fn finish_table(&self, progress: &mut TableProgress) -> Result<(), StoreError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.begin_write().await?;
         record_progress(
             &mut transaction,
             &progress.table,
@@ -393,25 +411,33 @@ impl Db {
     /// PostgreSQL: moves every sequence behind a serial column (`notifications.id`, …) past
     /// the largest id copied, so that the next row the server inserts gets a new one.
     pub async fn advance_sequences(&self) -> Result<(), StoreError> {
-        let serials = query(
-            "SELECT table_name::text AS table_name, column_name::text AS column_name \
-             FROM information_schema.columns \
-             WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'",
-        )
-        .fetch_all(&self.pool)
-        .await?;
+        let serials = self
+            .single(async |connection| {
+                query(
+                    "SELECT table_name::text AS table_name, column_name::text AS column_name \
+                     FROM information_schema.columns \
+                     WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'",
+                )
+                .fetch_all(connection)
+                .await
+            })
+            .await?;
         for serial in &serials {
             let table: String = serial.try_get("table_name")?;
             let column: String = serial.try_get("column_name")?;
-            query(&format!(
+            let advance = format!(
                 "SELECT setval(pg_get_serial_sequence($1, $2), COALESCE(MAX({}), 0) + 1, false) \
                  FROM {}",
                 quoted(&column),
                 quoted(&table)
-            ))
-            .bind(&table)
-            .bind(&column)
-            .fetch_one(&self.pool)
+            );
+            self.single(async |connection| {
+                query(&advance)
+                    .bind(&table)
+                    .bind(&column)
+                    .fetch_one(connection)
+                    .await
+            })
             .await?;
         }
         Ok(())
@@ -419,10 +445,13 @@ impl Db {
 
     /// The matches whose log is closed (finished or aborted): those an export verifies.
     pub async fn ended_match_ids(&self) -> Result<Vec<String>, StoreError> {
-        let rows =
-            query("SELECT id FROM matches WHERE status IN ('finished', 'aborted') ORDER BY id")
-                .fetch_all(&self.pool)
-                .await?;
+        let rows = self
+            .single(async |connection| {
+                query("SELECT id FROM matches WHERE status IN ('finished', 'aborted') ORDER BY id")
+                    .fetch_all(connection)
+                    .await
+            })
+            .await?;
         Ok(rows
             .iter()
             .map(|row| row.try_get::<String, _>("id"))
