@@ -303,6 +303,11 @@ async fn main() {
         .collect();
 
     let writes_before = db.append_statistics();
+    // Each phase says when it starts: benches/profile.py records exactly the phase it profiles.
+    println!(
+        "moves: {CONCURRENCY} matches seated; playing for {} s",
+        PHASE.as_secs()
+    );
     let until = Instant::now() + PHASE;
     let started = Instant::now();
     let tasks: Vec<_> = tables
@@ -352,7 +357,9 @@ async fn main() {
         }
     }
 
+    println!("views: GET /view for {} s", PHASE.as_secs());
     let views = requests_per_second(&client, view_urls).await;
+    println!("views: {views:.0} requests/s; now a trivial actix-web handler");
     let trivial = {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let address = listener.local_addr().unwrap();

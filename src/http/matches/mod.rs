@@ -17,7 +17,13 @@ pub mod talk;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
-/// Registers every match route.
+/// Registers the view and the move, the routes a game's traffic is made of, ahead of every
+/// other ([`super::configure`]).
+pub fn configure_hot(config: &mut ServiceConfig) {
+    config.service(play::get_view).service(play::post_move);
+}
+
+/// Registers every other match route.
 pub fn configure(config: &mut ServiceConfig) {
     config
         .service(lobby::create_match)
@@ -29,8 +35,6 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(lobby::rematch)
         .service(bots::add_bot)
         .service(bots::get_hint)
-        .service(play::get_view)
-        .service(play::post_move)
         .service(play::claim)
         .service(play::nudge)
         .service(talk::post_message)
