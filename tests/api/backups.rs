@@ -5,67 +5,20 @@
 use std::path::Path;
 use std::process::Command;
 
-use serde_json::{Value, json};
-
 use crate::helpers::{
-    Player, TestApp, TestDatabase, play_first_action, spawn_app_with, standard_match, view_of_turn,
+    Player, TestApp, TestDatabase, kings_corner, play_first_action, play_on, spawn_app_with,
+    standard_match, view_at, view_of_turn,
 };
 
-const BINARY: &str = env!("CARGO_BIN_EXE_kings-corner");
-
 /// `kings-corner backup FILE` against the database `url`: its exit status and what it said.
-/// It waits off the test's runtime, which also runs the server the command asks.
 async fn backup(url: &str, target: &Path) -> (bool, String) {
-    let (url, target) = (url.to_owned(), target.to_owned());
-    let output = tokio::task::spawn_blocking(move || {
-        Command::new(BINARY)
-            .arg("backup")
-            .arg(&target)
-            .env("DATABASE_URL", &url)
-            .env("LOG_LEVEL", "warn")
-            .output()
-            .expect("the binary runs")
-    })
+    kings_corner(vec![
+        "--database-url".into(),
+        url.to_owned(),
+        "backup".into(),
+        target.display().to_string(),
+    ])
     .await
-    .unwrap();
-    let said = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    (output.status.success(), said)
-}
-
-/// A match's view on the server at `address`, as `player` sees it.
-async fn view_at(app: &TestApp, address: &str, player: &Player, id: &str) -> Value {
-    let response = app
-        .client
-        .get(format!("{address}/v1/matches/{id}/view"))
-        .bearer_auth(&player.token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        response.status(),
-        200,
-        "the old token reads the restored match"
-    );
-    response.json().await.unwrap()
-}
-
-/// The seat to move plays its first action on the server at `address`; asserts acceptance.
-async fn play_on(app: &TestApp, address: &str, players: &[Player], id: &str) {
-    let turn = view_at(app, address, &players[0], id).await["turn"]
-        .as_u64()
-        .unwrap() as usize;
-    let view = view_at(app, address, &players[turn], id).await;
-    let action = view["legal_actions"][0].clone();
-    let moved = app
-        .client
-        .post(format!("{address}/v1/matches/{id}/moves"))
-        .bearer_auth(&players[turn].token)
-        .json(&json!({"expected_version": view["version"], "action": action}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
 }
 
 /// A match with a move played, and the version it is at.

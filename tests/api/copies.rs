@@ -1,6 +1,6 @@
 //! `kings-corner copy`: a SQLite database the API filled, with a row in every table, moves to
-//! PostgreSQL; killed in the middle of a table, the command resumes; then a server on PostgreSQL plays on with the
-//! same tokens, passwords and webhooks. Runs where the suite runs on PostgreSQL (it needs both).
+//! PostgreSQL; killed in the middle of a table, the command resumes; then a server on
+//! PostgreSQL plays on with the same tokens, passwords and webhooks. Runs where the suite runs on PostgreSQL (it needs both).
 
 use std::process::{Command, Stdio};
 
@@ -8,36 +8,16 @@ use serde_json::{Value, json};
 use sqlx::Row;
 
 use crate::helpers::{
-    Player, TestApp, TestDatabase, created_id, full_match, players, spawn_app, spawn_app_with,
-    view_of_turn,
+    BINARY, Player, TestApp, TestDatabase, created_id, full_match, kings_corner, play_on, players,
+    spawn_app, spawn_app_with, view_of_turn,
 };
 use kings_corner::store::transfer::COPIED_TABLES;
-
-const BINARY: &str = env!("CARGO_BIN_EXE_kings-corner");
 
 /// The PostgreSQL server the suite runs on, if it runs on one.
 fn postgres_admin_url() -> Option<String> {
     std::env::var("DATABASE_URL")
         .ok()
         .filter(|url| url.starts_with("postgres"))
-}
-
-/// Runs `kings-corner ARGS` off the test's runtime (which serves what the command asks):
-/// whether it succeeded and what it said.
-async fn kings_corner(args: Vec<String>) -> (bool, String) {
-    let output = tokio::task::spawn_blocking(move || {
-        Command::new(BINARY)
-            .args(&args)
-            .env("LOG_LEVEL", "warn")
-            .env_remove("DATABASE_URL")
-            .output()
-            .expect("the binary runs")
-    })
-    .await
-    .unwrap();
-    let said = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    (output.status.success(), said)
 }
 
 fn copy_args(from: &str, to: &str, extra: &[&str]) -> Vec<String> {
@@ -352,33 +332,7 @@ async fn a_sqlite_database_moves_to_postgres_resumably_and_plays_on_with_the_sam
 
     // Play goes on where it stood: the notifications and deliveries it writes get new ids.
     for _ in 0..3 {
-        let view: Value = client
-            .get(format!("{address}/v1/matches/{under_way}/view"))
-            .bearer_auth(&people[0].token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let turn = view["turn"].as_u64().unwrap() as usize;
-        let view: Value = client
-            .get(format!("{address}/v1/matches/{under_way}/view"))
-            .bearer_auth(&people[turn].token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let moved = client
-            .post(format!("{address}/v1/matches/{under_way}/moves"))
-            .bearer_auth(&people[turn].token)
-            .json(&json!({"expected_version": view["version"], "action": view["legal_actions"][0]}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+        play_on(&app, &address, &people[..2], &under_way).await;
     }
     // Notifications written on PostgreSQL (the end of the match tells both players) are
     // numbered on after the copied ones.

@@ -557,3 +557,62 @@ pub async fn version_seen_by(app: &TestApp, player: &Player, id: &str) -> i64 {
         .as_i64()
         .unwrap()
 }
+
+/// The server's binary, as cargo built it for the tests.
+pub const BINARY: &str = env!("CARGO_BIN_EXE_kings-corner");
+
+/// Runs `kings-corner ARGS` (give a database with `--database-url URL` before the subcommand;
+/// the suite's own `DATABASE_URL` is not passed on) off the test's runtime, which may serve what
+/// the command asks: whether it succeeded, and what it said on both outputs.
+pub async fn kings_corner(args: Vec<String>) -> (bool, String) {
+    let output = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(BINARY)
+            .args(&args)
+            .env("LOG_LEVEL", "warn")
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("the binary runs")
+    })
+    .await
+    .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    (output.status.success(), said)
+}
+
+/// A match's view on the server at `address` (another process than `app`'s, for instance), as
+/// `player` sees it; asserts that it answers.
+pub async fn view_at(app: &TestApp, address: &str, player: &Player, id: &str) -> Value {
+    let response = app
+        .client
+        .get(format!("{address}/v1/matches/{id}/view"))
+        .bearer_auth(&player.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        200,
+        "the token reads the match at {address}"
+    );
+    response.json().await.unwrap()
+}
+
+/// The seat to move plays its first legal action on the server at `address`; asserts that it
+/// is accepted.
+pub async fn play_on(app: &TestApp, address: &str, players: &[Player], id: &str) {
+    let turn = view_at(app, address, &players[0], id).await["turn"]
+        .as_u64()
+        .unwrap() as usize;
+    let view = view_at(app, address, &players[turn], id).await;
+    let action = view["legal_actions"][0].clone();
+    let moved = app
+        .client
+        .post(format!("{address}/v1/matches/{id}/moves"))
+        .bearer_auth(&players[turn].token)
+        .json(&json!({"expected_version": view["version"], "action": action}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+}
