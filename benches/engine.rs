@@ -21,23 +21,38 @@ fn setup(rules: Rules, game: u64) -> Setup {
     }
 }
 
+/// How the bench plays each action.
+#[derive(Clone, Copy)]
+enum Way {
+    /// `act`: decided and applied in one, as the bots and the replay play.
+    Act,
+    /// `decide`, then `apply` of each event: the two halves apart, as a caller holding a shared
+    /// state does.
+    DecideApply,
+}
+
 /// Plays random legal actions until the first hand ends (or the match, with `whole_match`).
-fn play(state: &mut GameState, rng: &mut XorShift, log: &mut Vec<Event>, whole_match: bool) {
-    let start = state.start().expect("starts");
-    for event in &start {
-        state.apply(event);
-    }
-    log.extend(start);
+fn play(
+    state: &mut GameState,
+    rng: &mut XorShift,
+    log: &mut Vec<Event>,
+    whole_match: bool,
+    way: Way,
+) {
+    log.extend(state.start_in_place().expect("starts"));
     while state.status() == Status::Playing {
         let seat = state.turn().expect("a seat to move");
         let actions = state.legal_actions(seat);
         let action = actions[rng.below(actions.len())];
-        let events = state
-            .decide(seat, action)
-            .expect("legal actions are accepted");
-        for event in &events {
-            state.apply(event);
+        let events = match way {
+            Way::Act => state.act(seat, action),
+            Way::DecideApply => state.decide(seat, action).inspect(|events| {
+                for event in events {
+                    state.apply(event);
+                }
+            }),
         }
+        .expect("legal actions are accepted");
         let hand_over = events
             .iter()
             .any(|event| matches!(event, Event::HandEnded(_)));
@@ -58,24 +73,29 @@ fn standard_4p() -> Rules {
 fn random_hands(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_hand");
     group.throughput(Throughput::Elements(1));
-    let mut game = 0u64;
-    group.bench_function("standard_4_players", |b| {
-        b.iter_batched(
-            || {
-                game += 1;
-                (
-                    GameState::new(setup(standard_4p(), game)).unwrap(),
-                    XorShift(game * 2654435761 + 1),
-                )
-            },
-            |(mut state, mut rng)| {
-                let mut log = Vec::with_capacity(256);
-                play(&mut state, &mut rng, &mut log, false);
-                black_box(log.len())
-            },
-            BatchSize::SmallInput,
-        )
-    });
+    for (name, way) in [
+        ("standard_4_players", Way::Act),
+        ("standard_4_players_decide_apply", Way::DecideApply),
+    ] {
+        let mut game = 0u64;
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    game += 1;
+                    (
+                        GameState::new(setup(standard_4p(), game)).unwrap(),
+                        XorShift(game * 2654435761 + 1),
+                    )
+                },
+                |(mut state, mut rng)| {
+                    let mut log = Vec::with_capacity(256);
+                    play(&mut state, &mut rng, &mut log, false, way);
+                    black_box(log.len())
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
     group.finish();
 }
 
@@ -87,7 +107,7 @@ fn checked_replay(c: &mut Criterion) {
     let setup = setup(rules, 99);
     let mut state = GameState::new(setup.clone()).unwrap();
     let mut log = Vec::new();
-    play(&mut state, &mut XorShift(12345), &mut log, true);
+    play(&mut state, &mut XorShift(12345), &mut log, true, Way::Act);
     let mut group = c.benchmark_group("replay");
     group.throughput(Throughput::Elements(log.len() as u64));
     group.bench_function(format!("standard_match_{}_events", log.len()), |b| {

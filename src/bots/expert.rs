@@ -82,7 +82,7 @@ fn playout(imagined: &GameState, seat: Seat, first: Action) -> f64 {
     let mut action = first;
     let mut mover = seat;
     for _ in 0..PLAYOUT_LIMIT {
-        let Ok(events) = state.decide(mover, action) else {
+        let Ok(events) = state.act(mover, action) else {
             // The engine refused what `basic` chose from its own legal list: score it as lost
             // rather than stop a match (the property tests make sure this never happens).
             return 0.0;
@@ -91,7 +91,6 @@ fn playout(imagined: &GameState, seat: Seat, first: Action) -> f64 {
             if let Event::HandEnded(result) = event {
                 return hand_value(seat, &result.winners, &result.hand_scores);
             }
-            state.apply(event);
         }
         if state.status() != Status::Playing {
             return 0.0;

@@ -1,10 +1,12 @@
 //! `decide`: judge an action against the state and say what happens, as events.
 //!
-//! A simple play or move gives its one event (and a claimed corner) without copying the state.
-//! Anything that sets automatic steps going — the end of a turn, a draw, going out — runs on a
-//! scratch copy of the state (a [`Script`]) so each step sees the effect of the one before:
-//! the end-of-turn draw, the pass count, the next turn's refills and draw, the end of the hand,
-//! the next deal, the end of the match.
+//! Judging comes first and changes nothing: a refused action is refused before anything runs.
+//! A judged action is a [`Step`]. A simple play or move gives its one event (and a claimed
+//! corner) outright. Anything that sets automatic steps going — the end of a turn, a draw, going
+//! out, leaving — runs as a [`Script`] that applies each event as it emits it, so each step sees
+//! the effect of the one before: the end-of-turn draw, the pass count, the next turn's refills
+//! and draw, the end of the hand, the next deal, the end of the match. [`GameState::decide`]
+//! runs it on a scratch copy; [`GameState::act`] on the state itself.
 
 use super::action::Action;
 use super::card::{Card, PlacedCard, Rank};
@@ -19,6 +21,57 @@ use super::{MAX_ACTIONS_PER_TURN, Seat};
 impl GameState {
     /// The events that start the match: the first deal and the first turn.
     pub fn start(&self) -> Result<Vec<Event>, RuleError> {
+        self.judge_start().map(|step| self.scratch(step))
+    }
+
+    /// Judges `action` by `seat`: the events it causes, or why it is refused.
+    pub fn decide(&self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        self.judge_action(seat, action)
+            .map(|step| self.scratch(step))
+    }
+
+    /// The server's decision when the seat to move has run out of time: it is out, and the
+    /// turn passes (docs/rules.md §7.3). `deadline` (RFC 3339) is the one enforced; the engine keeps
+    /// no time, so whether it has passed is for the server (and `verify`) to check.
+    pub fn forfeit(&self, seat: Seat, deadline: String) -> Result<Vec<Event>, RuleError> {
+        self.judge_forfeit(seat, deadline)
+            .map(|step| self.scratch(step))
+    }
+
+    /// [`start`](GameState::start), applied: the state moves past the events it returns.
+    pub fn start_in_place(&mut self) -> Result<Vec<Event>, RuleError> {
+        let step = self.judge_start()?;
+        Ok(step.run(self))
+    }
+
+    /// [`decide`](GameState::decide) and [`apply`](GameState::apply) in one: the same events,
+    /// with the state moved past them. A refused action changes nothing. Cheaper than the two
+    /// apart: the automatic steps run on this state rather than on a scratch copy.
+    pub fn act(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        let step = self.judge_action(seat, action)?;
+        Ok(step.run(self))
+    }
+
+    /// [`forfeit`](GameState::forfeit), applied: the state moves past the events it returns.
+    pub fn forfeit_in_place(
+        &mut self,
+        seat: Seat,
+        deadline: String,
+    ) -> Result<Vec<Event>, RuleError> {
+        let step = self.judge_forfeit(seat, deadline)?;
+        Ok(step.run(self))
+    }
+
+    /// The events of `step` without changing this state: its own events when it sets nothing
+    /// going, or the automatic steps run on a scratch copy.
+    fn scratch(&self, step: Step) -> Vec<Event> {
+        match step {
+            Step::Events(events) => events,
+            step => step.run(&mut self.clone()),
+        }
+    }
+
+    fn judge_start(&self) -> Result<Step, RuleError> {
         if self.status != Status::NotStarted {
             return Err(RuleError::HandOver);
         }
@@ -26,26 +79,35 @@ impl GameState {
         let dealer = setup.first_dealer.unwrap_or_else(|| {
             shuffle::first_dealer(&setup.secret, &setup.client_seeds, self.players())
         });
-        let mut script = Script::new(self);
-        script.deal(1, dealer);
-        Ok(script.events)
+        Ok(Step::Deal { dealer })
     }
 
-    /// Judges `action` by `seat`: the events it causes, or why it is refused.
-    pub fn decide(&self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+    fn judge_forfeit(&self, seat: Seat, deadline: String) -> Result<Step, RuleError> {
+        self.check_to_move(seat)?;
+        Ok(Step::Leave {
+            seat,
+            reason: OutReason::Timeout,
+            deadline: Some(deadline),
+        })
+    }
+
+    /// Checks `action` by `seat` and says what it sets going; nothing is changed yet.
+    fn judge_action(&self, seat: Seat, action: Action) -> Result<Step, RuleError> {
         match action {
             Action::Resign => {
                 self.check_still_in(seat)?;
-                let mut script = Script::new(self);
-                script.leave(seat, OutReason::Resign, None);
-                return Ok(script.events);
+                return Ok(Step::Leave {
+                    seat,
+                    reason: OutReason::Resign,
+                    deadline: None,
+                });
             }
             Action::Abort => {
                 self.check_still_in(seat)?;
                 if !self.can_abort() {
                     return Err(RuleError::TooLateToAbort);
                 }
-                return Ok(vec![Event::MatchAborted { seat }]);
+                return Ok(Step::Events(vec![Event::MatchAborted { seat }]));
             }
             _ => self.check_turn(seat, action)?,
         }
@@ -60,12 +122,10 @@ impl GameState {
                 let top_after = Some(placed);
                 self.push_corner_claim(seat, to, top_after, &[placed], &mut events);
                 if self.hand(seat).len() == 1 {
-                    let mut script = Script::new(self);
-                    script.apply_all(&events);
-                    script.end_hand(HandOutcome::WentOut { seat });
-                    events.extend(script.events);
+                    Ok(Step::GoOut { seat, events })
+                } else {
+                    Ok(Step::Events(events))
                 }
-                Ok(events)
             }
             Action::Move { from, to, count } => {
                 let run = self.check_move(from, to, count)?;
@@ -78,32 +138,18 @@ impl GameState {
                     count: run,
                 }];
                 self.push_corner_claim(seat, to, moved.last().copied(), moved, &mut events);
-                Ok(events)
+                Ok(Step::Events(events))
             }
             Action::Draw => {
                 self.check_draw(seat)?;
-                let mut script = Script::new(self);
-                script.draw_action(seat);
-                Ok(script.events)
+                Ok(Step::Draw { seat })
             }
             Action::EndTurn => {
                 self.check_end_turn(seat)?;
-                let mut script = Script::new(self);
-                script.end_turn(seat);
-                Ok(script.events)
+                Ok(Step::EndTurn { seat })
             }
             Action::Resign | Action::Abort => unreachable!("judged above"),
         }
-    }
-
-    /// The server's decision when the seat to move has run out of time: it is out, and the
-    /// turn passes (docs/rules.md §7.3). `deadline` (RFC 3339) is the one enforced; the engine keeps
-    /// no time, so whether it has passed is for the server (and `verify`) to check.
-    pub fn forfeit(&self, seat: Seat, deadline: String) -> Result<Vec<Event>, RuleError> {
-        self.check_to_move(seat)?;
-        let mut script = Script::new(self);
-        script.leave(seat, OutReason::Timeout, Some(deadline));
-        Ok(script.events)
     }
 
     #[inline]
@@ -224,29 +270,69 @@ impl GameState {
     }
 }
 
-/// A scratch copy of the state that applies each event as it is emitted.
-struct Script {
-    state: GameState,
+/// What a judged action sets going, not yet run.
+enum Step {
+    /// A play or move that sets nothing going: its events are all there is.
+    Events(Vec<Event>),
+    /// The deal of the first hand and the first turn.
+    Deal { dealer: Seat },
+    /// A play of the last card in hand: its events, then the end of the hand.
+    GoOut { seat: Seat, events: Vec<Event> },
+    /// The mid-turn draw, and the end of the turn it may bring.
+    Draw { seat: Seat },
+    /// The end of the turn and everything it brings.
+    EndTurn { seat: Seat },
+    /// A resignation or a forfeit.
+    Leave {
+        seat: Seat,
+        reason: OutReason,
+        deadline: Option<String>,
+    },
+}
+
+impl Step {
+    /// Runs the step on `state`, applying each event as it is emitted; gives the events.
+    fn run(self, state: &mut GameState) -> Vec<Event> {
+        let mut script = Script {
+            state,
+            events: Vec::new(),
+        };
+        match self {
+            Step::Events(events) => {
+                for event in events {
+                    script.emit(event);
+                }
+            }
+            Step::Deal { dealer } => script.deal(1, dealer),
+            Step::GoOut { seat, events } => {
+                for event in events {
+                    script.emit(event);
+                }
+                script.end_hand(HandOutcome::WentOut { seat });
+            }
+            Step::Draw { seat } => script.draw_action(seat),
+            Step::EndTurn { seat } => script.end_turn(seat),
+            Step::Leave {
+                seat,
+                reason,
+                deadline,
+            } => script.leave(seat, reason, deadline),
+        }
+        script.events
+    }
+}
+
+/// A state that applies each event as it is emitted, so each automatic step sees the effect of
+/// the one before.
+struct Script<'a> {
+    state: &'a mut GameState,
     events: Vec<Event>,
 }
 
-impl Script {
-    fn new(state: &GameState) -> Script {
-        Script {
-            state: state.clone(),
-            events: Vec::new(),
-        }
-    }
-
+impl Script<'_> {
     fn emit(&mut self, event: Event) {
         self.state.apply(&event);
         self.events.push(event);
-    }
-
-    fn apply_all(&mut self, events: &[Event]) {
-        for event in events {
-            self.state.apply(event);
-        }
     }
 
     /// The next `count` stock cards, next first.
@@ -267,7 +353,7 @@ impl Script {
     }
 
     fn deal(&mut self, hand: u32, dealer: Seat) {
-        let dealt = state::deal(&self.state, hand, dealer);
+        let dealt = state::deal(self.state, hand, dealer);
         self.emit(dealt);
         let first = self.state.next_active(dealer);
         self.start_turn(first);
@@ -377,10 +463,10 @@ impl Script {
     }
 
     fn end_hand(&mut self, outcome: HandOutcome) {
-        let result = hand_result(&self.state, outcome);
+        let result = hand_result(self.state, outcome);
         let hand = result.hand;
         self.emit(Event::HandEnded(result));
-        match game_winners(&self.state) {
+        match game_winners(self.state) {
             Some(winners) => {
                 let totals = self.state.totals.clone();
                 self.emit(Event::GameEnded { winners, totals });

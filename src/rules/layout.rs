@@ -4,6 +4,7 @@
 use super::Seat;
 use super::card::{Card, Face, PlacedCard, Rank};
 use super::error::{Misfit, RuleError};
+use super::faces::FaceSet;
 use super::options::{Build, EmptySide};
 use super::pile::{PileId, PileKind};
 use super::state::GameState;
@@ -64,9 +65,100 @@ fn starter_rule(
     }
 }
 
+/// The faces that fit on `top` for a pile that builds by `build`: [`fits`] as a set.
+fn fitting(build: Build, ace_wrap: bool, top: Face) -> FaceSet {
+    let value = top.rank().value();
+    let next = match (build.is_down(), value) {
+        (true, 1) => ace_wrap.then_some(Rank::KING),
+        (true, _) => Rank::new(value - 1),
+        (false, 13) => ace_wrap.then_some(Rank::ACE),
+        (false, _) => Rank::new(value + 1),
+    };
+    let kin = match build {
+        Build::DownSuit => FaceSet::suit(top.suit()),
+        Build::DownAlternating | Build::UpAlternating => FaceSet::other_colour(top),
+    };
+    next.map_or(FaceSet::EMPTY, FaceSet::rank).intersection(kin)
+}
+
 impl GameState {
     /// Whether `card` may be put on `pile` now, from hand (a run is judged by its lowest card).
+    ///
+    /// The verdict is [`accepted`](GameState::accepted)'s; a refusal takes its reason from
+    /// [`judge`](GameState::judge), the rules as the rule book words them (the two agree on
+    /// every pile at every table: `tests::accepted_agrees_with_judge`).
     pub(crate) fn accepts(&self, pile: PileId, card: PlacedCard) -> Result<(), RuleError> {
+        self.accepts_among(pile, card, self.accepted(pile))
+    }
+
+    /// [`accepts`](GameState::accepts) with `pile`'s [`accepted`](GameState::accepted) faces
+    /// already worked out (legal-action lists work them out once for every pile).
+    fn accepts_among(
+        &self,
+        pile: PileId,
+        card: PlacedCard,
+        accepted: FaceSet,
+    ) -> Result<(), RuleError> {
+        if accepted.contains(card.face) {
+            Ok(())
+        } else {
+            self.judge(pile, card)
+        }
+    }
+
+    /// The faces a card may show to go on `pile` now (a card from hand, a joker standing for
+    /// it, or the lowest card of a moved run): [`judge`](GameState::judge) for all 52 faces at
+    /// once, in a few bit operations.
+    pub(crate) fn accepted(&self, pile: PileId) -> FaceSet {
+        let rules = self.rules();
+        let cards = &self.piles[pile.index()];
+        match (pile.kind(), cards.last()) {
+            (PileKind::Foundation, _) if !rules.foundations => FaceSet::EMPTY,
+            (PileKind::Foundation, top) => {
+                let suit = pile.foundation_suit().expect("a foundation has a suit");
+                let next = top.map_or(Some(Rank::ACE), |top| {
+                    Rank::new(top.face.rank().value() + 1)
+                });
+                next.map_or(FaceSet::EMPTY, |rank| FaceSet::of(Face::new(rank, suit)))
+            }
+            (PileKind::Corner, None) => FaceSet::rank(Rank::KING),
+            (PileKind::Side, None) => match rules.empty_side {
+                EmptySide::AnyCard => FaceSet::ALL,
+                EmptySide::KingOnly => FaceSet::rank(Rank::KING),
+                EmptySide::FromStock if self.stock.is_empty() => FaceSet::ALL,
+                EmptySide::FromStock => FaceSet::EMPTY,
+            },
+            (kind, Some(top)) => {
+                if rules.ace_starter_takes_two {
+                    match cards.as_slice() {
+                        [ace] if kind == PileKind::Side && ace.face.rank() == Rank::ACE => {
+                            let mut ranks = FaceSet::rank(Rank::TWO);
+                            if rules.ace_wrap {
+                                ranks = ranks.union(FaceSet::rank(Rank::KING));
+                            }
+                            return ranks.intersection(FaceSet::other_colour(ace.face));
+                        }
+                        [.., below, top]
+                            if below.face.rank() == Rank::ACE && top.face.rank() == Rank::TWO =>
+                        {
+                            return FaceSet::EMPTY;
+                        }
+                        _ => {}
+                    }
+                }
+                let build = if kind == PileKind::Side {
+                    rules.side_build
+                } else {
+                    rules.corner_build
+                };
+                fitting(build, rules.ace_wrap, top.face)
+            }
+        }
+    }
+
+    /// The build rules as docs/rules.md §1 and §4 word them: whether `card` may go on `pile`,
+    /// and if not, why. [`accepts`](GameState::accepts) asks it for the reason of a refusal.
+    fn judge(&self, pile: PileId, card: PlacedCard) -> Result<(), RuleError> {
         let rules = self.rules();
         let face = card.face;
         let cards = &self.piles[pile.index()];
@@ -143,6 +235,17 @@ impl GameState {
         to: PileId,
         count: Option<u8>,
     ) -> Result<u8, RuleError> {
+        self.check_move_onto(from, to, count, self.accepted(to))
+    }
+
+    /// [`check_move`](GameState::check_move) with the faces `to` accepts already worked out.
+    pub(crate) fn check_move_onto(
+        &self,
+        from: PileId,
+        to: PileId,
+        count: Option<u8>,
+        accepted: FaceSet,
+    ) -> Result<u8, RuleError> {
         let rules = self.rules();
         for pile in [from, to] {
             if pile.kind() == PileKind::Foundation && !rules.foundations {
@@ -199,7 +302,7 @@ impl GameState {
             PileKind::Side if target_empty && !rules.pile_to_empty_side => {
                 return Err(RuleError::PileToEmptySideOff);
             }
-            _ => self.accepts(to, lowest)?,
+            _ => self.accepts_among(to, lowest, accepted)?,
         }
         Ok(run as u8)
     }
@@ -213,28 +316,33 @@ impl GameState {
         }
     }
 
+    /// The faces a card from hand may be played as now, on any pile (docs/rules.md §6.5).
+    pub(crate) fn playable(&self) -> FaceSet {
+        self.play_targets()
+            .iter()
+            .fold(FaceSet::EMPTY, |faces, &pile| {
+                faces.union(self.accepted(pile))
+            })
+    }
+
     /// docs/rules.md §6.5: whether a `play` from hand exists now for `seat`.
     pub(crate) fn can_play_from_hand(&self, seat: Seat) -> bool {
-        let mut previous = None;
-        self.hand(seat).iter().any(|&card| {
-            if previous == Some(card) {
-                return false;
-            }
-            previous = Some(card);
-            self.card_can_be_played(card)
-        })
+        let playable = self.playable();
+        self.hand(seat)
+            .iter()
+            .any(|&card| playable_card(playable, card))
     }
 
     pub(crate) fn card_can_be_played(&self, card: Card) -> bool {
-        let targets = self.play_targets();
-        match card {
-            Card::Natural(face) => targets
-                .iter()
-                .any(|&pile| self.accepts(pile, PlacedCard::natural(face)).is_ok()),
-            Card::Joker => targets.iter().any(|&pile| {
-                Face::all().any(|face| self.accepts(pile, PlacedCard { face, joker: true }).is_ok())
-            }),
-        }
+        playable_card(self.playable(), card)
+    }
+}
+
+/// Whether `card` can be played when `playable` are the faces that fit somewhere.
+pub(crate) fn playable_card(playable: FaceSet, card: Card) -> bool {
+    match card {
+        Card::Natural(face) => playable.contains(face),
+        Card::Joker => !playable.is_empty(),
     }
 }
 
@@ -301,5 +409,103 @@ mod tests {
             fits(Build::UpAlternating, true, face("KH"), face("AS")),
             Ok(())
         );
+    }
+}
+
+/// `accepted` (the fast set) against `judge` (the rule book's wording), on every pile of every
+/// table whose build options differ: empty, every top card, and every pair of the two top cards
+/// (the starter rule looks at two), with the stock empty and not.
+#[cfg(test)]
+mod agreement {
+    use super::*;
+    use crate::rules::options::Rules;
+    use crate::rules::state::Setup;
+
+    fn tables() -> Vec<Rules> {
+        let builds = [
+            Build::DownAlternating,
+            Build::DownSuit,
+            Build::UpAlternating,
+        ];
+        let sides = [
+            EmptySide::AnyCard,
+            EmptySide::KingOnly,
+            EmptySide::FromStock,
+        ];
+        let mut tables = Vec::new();
+        for side_build in builds {
+            for corner_build in builds {
+                for flags in 0..8u8 {
+                    for empty_side in sides {
+                        let rules = Rules {
+                            side_build,
+                            corner_build,
+                            ace_wrap: flags & 1 != 0,
+                            ace_starter_takes_two: flags & 2 != 0,
+                            foundations: flags & 4 != 0,
+                            empty_side,
+                            ..Rules::default()
+                        };
+                        if rules.validate().is_ok() {
+                            tables.push(rules);
+                        }
+                    }
+                }
+            }
+        }
+        tables
+    }
+
+    #[test]
+    fn accepted_agrees_with_judge() {
+        let faces: Vec<Face> = Face::all().collect();
+        let mut contents: Vec<Vec<PlacedCard>> = vec![Vec::new()];
+        contents.extend(faces.iter().map(|top| vec![PlacedCard::natural(*top)]));
+        let pairs: Vec<Vec<PlacedCard>> = faces
+            .iter()
+            .flat_map(|below| {
+                faces
+                    .iter()
+                    .map(|top| vec![PlacedCard::natural(*below), PlacedCard::natural(*top)])
+            })
+            .collect();
+        let tables = tables();
+        assert!(tables.len() > 100, "{} tables", tables.len());
+        let mut checked = 0u64;
+        for rules in tables {
+            let setup = Setup {
+                client_seeds: vec![String::new(); usize::from(rules.players)],
+                first_dealer: None,
+                rules,
+                secret: [0; 32],
+            };
+            let mut state = GameState::arrange(setup, 0, Vec::new(), &[], Vec::new());
+            for stock in [Vec::new(), vec![Card::Natural(faces[0])]] {
+                state.stock = stock;
+                for pile in PileId::ALL {
+                    // Two cards differ from one only for the starter rule; empty_side matters
+                    // only to an empty pile: the pairs once per other option.
+                    let with_pairs = state.rules().empty_side == EmptySide::AnyCard;
+                    let extra = if with_pairs { &pairs[..] } else { &[] };
+                    for cards in contents.iter().chain(extra) {
+                        state.piles[pile.index()].clone_from(cards);
+                        let accepted = state.accepted(pile);
+                        for &face in &faces {
+                            let card = PlacedCard::natural(face);
+                            let judged = state.judge(pile, card);
+                            assert_eq!(
+                                accepted.contains(face),
+                                judged.is_ok(),
+                                "{face} on {pile} holding {cards:?} at {:?}: judged {judged:?}",
+                                state.rules()
+                            );
+                            checked += 1;
+                        }
+                    }
+                    state.piles[pile.index()].clear();
+                }
+            }
+        }
+        assert!(checked > 10_000_000, "{checked} verdicts");
     }
 }

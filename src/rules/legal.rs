@@ -3,10 +3,14 @@
 //! then `draw`, then `end_turn`. A client never has to re-implement the rules.
 
 use super::action::Action;
-use super::card::{Card, Face, PlacedCard};
+use super::card::Card;
+use super::faces::FaceSet;
 use super::pile::PileId;
 use super::state::{GameState, Status};
 use super::{MAX_ACTIONS_PER_TURN, Seat};
+
+/// The faces each pile accepts, by [`PileId::index`].
+type Accepted = [FaceSet; PileId::ALL.len()];
 
 impl GameState {
     /// Every action `seat` may take now; empty when it is not their turn.
@@ -19,9 +23,14 @@ impl GameState {
             actions.push(Action::EndTurn);
             return actions;
         }
-        self.push_plays(seat, &mut actions);
+        // What each pile takes, worked out once for every play and move listed.
+        let mut accepted = [FaceSet::EMPTY; PileId::ALL.len()];
+        for &pile in self.play_targets() {
+            accepted[pile.index()] = self.accepted(pile);
+        }
+        self.push_plays(seat, &accepted, &mut actions);
         let can_play = !actions.is_empty();
-        self.push_moves(&mut actions);
+        self.push_moves(&accepted, &mut actions);
         if self.check_draw_when(|| can_play).is_ok() {
             actions.push(Action::Draw);
         }
@@ -31,7 +40,7 @@ impl GameState {
         actions
     }
 
-    fn push_plays(&self, seat: Seat, actions: &mut Vec<Action>) {
+    fn push_plays(&self, seat: Seat, accepted: &Accepted, actions: &mut Vec<Action>) {
         let targets = self.play_targets();
         let mut previous = None;
         for &card in self.hand(seat) {
@@ -40,9 +49,10 @@ impl GameState {
             }
             previous = Some(card);
             for &to in targets {
+                let fitting = accepted[to.index()];
                 match card {
                     Card::Natural(face) => {
-                        if self.accepts(to, PlacedCard::natural(face)).is_ok() {
+                        if fitting.contains(face) {
                             actions.push(Action::Play {
                                 card,
                                 as_face: None,
@@ -50,26 +60,21 @@ impl GameState {
                             });
                         }
                     }
-                    Card::Joker => {
-                        for face in Face::all() {
-                            if self.accepts(to, PlacedCard { face, joker: true }).is_ok() {
-                                actions.push(Action::Play {
-                                    card,
-                                    as_face: Some(face),
-                                    to,
-                                });
-                            }
-                        }
-                    }
+                    Card::Joker => actions.extend(fitting.iter().map(|face| Action::Play {
+                        card,
+                        as_face: Some(face),
+                        to,
+                    })),
                 }
             }
         }
     }
 
-    fn push_moves(&self, actions: &mut Vec<Action>) {
+    fn push_moves(&self, accepted: &Accepted, actions: &mut Vec<Action>) {
         let partial_runs = self.rules().partial_runs;
         for &from in PileId::TABLEAU {
-            let len = self.pile(from).len();
+            let source = self.pile(from);
+            let len = source.len();
             if len == 0 {
                 continue;
             }
@@ -77,8 +82,15 @@ impl GameState {
             let counts = if partial_runs { 1..=len } else { len..=len };
             for run in counts {
                 let count = partial_runs.then_some(run as u8);
+                // The card that lands is one of the top `run` (the whole run's lowest, or the
+                // top card alone to a foundation): a target that takes none of them is passed
+                // over before the full check.
+                let moving: FaceSet = source[len - run..].iter().map(|card| card.face).collect();
                 for &to in self.play_targets() {
-                    if self.check_move(from, to, count).is_ok() {
+                    let fitting = accepted[to.index()];
+                    if !fitting.intersection(moving).is_empty()
+                        && self.check_move_onto(from, to, count, fitting).is_ok()
+                    {
                         actions.push(Action::Move { from, to, count });
                     }
                 }

@@ -17,6 +17,7 @@
 //! - [`catalog`]: every option and preset described, for the rules endpoint.
 //! - [`shuffle`]: the commitment, hand seeds and the ChaCha20 Fisher–Yates shuffle.
 //! - `state`: [`GameState`], [`Setup`] and `apply`.
+//! - `faces`: `FaceSet`, a set of faces in one word (what fits on a pile).
 //! - `layout`: what fits where.
 //! - `decide`: actions → events, with the automatic steps and scoring.
 //! - `legal`: [`GameState::legal_actions`].
@@ -37,6 +38,7 @@ pub mod catalog;
 mod decide;
 pub mod error;
 pub mod event;
+mod faces;
 mod knowledge;
 mod layout;
 mod legal;

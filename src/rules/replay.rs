@@ -96,11 +96,14 @@ impl GameState {
     }
 
     /// Checks the next group of a log (starting at `index`) and applies it; returns its length.
+    ///
+    /// The group is worked out on this state itself, so after an error the state is part-way
+    /// through the refused or mismatched group: a caller stops there and drops it.
     pub fn replay_step(&mut self, events: &[Event], index: usize) -> Result<usize, ReplayError> {
         let first = &events[index];
         let refused = |error| ReplayError::Refused { index, error };
         let expected = if self.status == Status::NotStarted {
-            self.start().map_err(refused)?
+            self.start_in_place().map_err(refused)?
         } else if let Event::SeatOut {
             seat,
             reason: OutReason::Timeout,
@@ -110,7 +113,8 @@ impl GameState {
         {
             // The server's forfeit of a seat out of time (whether the deadline had passed is
             // checked against the log's times by `verify`, not here: the engine keeps no time).
-            self.forfeit(*seat, deadline.clone()).map_err(refused)?
+            self.forfeit_in_place(*seat, deadline.clone())
+                .map_err(refused)?
         } else {
             let (seat, action) =
                 self.action_behind(first)
@@ -118,21 +122,22 @@ impl GameState {
                         index,
                         found: to_json(first),
                     })?;
-            self.decide(seat, action)
-                .map_err(|error| ReplayError::Refused { index, error })?
+            self.act(seat, action).map_err(refused)?
         };
-        for (offset, event) in expected.iter().enumerate() {
-            let found = events.get(index + offset);
-            if found != Some(event) {
-                return Err(ReplayError::Mismatch {
-                    index: index + offset,
-                    expected: to_json(event),
-                    found: found.map_or_else(|| "end of log".to_owned(), to_json),
-                });
-            }
-        }
-        for event in &expected {
-            self.apply(event);
+        let logged = &events[index..(index + expected.len()).min(events.len())];
+        if logged != expected.as_slice() {
+            let offset = expected
+                .iter()
+                .zip(logged)
+                .take_while(|(expected, logged)| expected == logged)
+                .count();
+            return Err(ReplayError::Mismatch {
+                index: index + offset,
+                expected: to_json(&expected[offset]),
+                found: logged
+                    .get(offset)
+                    .map_or_else(|| "end of log".to_owned(), to_json),
+            });
         }
         Ok(expected.len())
     }
