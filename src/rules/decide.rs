@@ -299,9 +299,10 @@ impl Step {
         };
         match self {
             Step::Events(events) => {
-                for event in events {
-                    script.emit(event);
+                for event in &events {
+                    script.state.apply(event);
                 }
+                script.events = events;
             }
             Step::Deal { dealer } => script.deal(1, dealer),
             Step::GoOut { seat, events } => {
@@ -465,7 +466,7 @@ impl Script<'_> {
     fn end_hand(&mut self, outcome: HandOutcome) {
         let result = hand_result(self.state, outcome);
         let hand = result.hand;
-        self.emit(Event::HandEnded(result));
+        self.emit(Event::HandEnded(Box::new(result)));
         match game_winners(self.state) {
             Some(winners) => {
                 let totals = self.state.totals.clone();

@@ -65,20 +65,55 @@ fn starter_rule(
     }
 }
 
-/// The faces that fit on `top` for a pile that builds by `build`: [`fits`] as a set.
+/// The faces that fit on `top` for a pile that builds by `build`: [`fits`] as a set, looked up.
 fn fitting(build: Build, ace_wrap: bool, top: Face) -> FaceSet {
+    FITTING[build as usize][ace_wrap as usize][top.index()]
+}
+
+/// [`fitting`]'s table, worked out at compile time: by build, `ace_wrap`, top face.
+const FITTING: [[[FaceSet; 52]; 2]; 3] = {
+    let builds = [
+        Build::DownAlternating,
+        Build::DownSuit,
+        Build::UpAlternating,
+    ];
+    let mut table = [[[FaceSet::EMPTY; 52]; 2]; 3];
+    let mut build = 0;
+    while build < builds.len() {
+        assert!(builds[build] as usize == build, "indexed by the build");
+        let mut wrap = 0;
+        while wrap < 2 {
+            let mut top = 0;
+            while top < 52 {
+                let Some(face) = Face::from_index(top) else {
+                    unreachable!()
+                };
+                table[build][wrap][top] = fitting_faces(builds[build], wrap == 1, face);
+                top += 1;
+            }
+            wrap += 1;
+        }
+        build += 1;
+    }
+    table
+};
+
+const fn fitting_faces(build: Build, ace_wrap: bool, top: Face) -> FaceSet {
     let value = top.rank().value();
     let next = match (build.is_down(), value) {
-        (true, 1) => ace_wrap.then_some(Rank::KING),
+        (true, 1) if ace_wrap => Some(Rank::KING),
         (true, _) => Rank::new(value - 1),
-        (false, 13) => ace_wrap.then_some(Rank::ACE),
+        (false, 13) if ace_wrap => Some(Rank::ACE),
         (false, _) => Rank::new(value + 1),
     };
     let kin = match build {
         Build::DownSuit => FaceSet::suit(top.suit()),
         Build::DownAlternating | Build::UpAlternating => FaceSet::other_colour(top),
     };
-    next.map_or(FaceSet::EMPTY, FaceSet::rank).intersection(kin)
+    match next {
+        Some(rank) => FaceSet::rank(rank).intersection(kin),
+        None => FaceSet::EMPTY,
+    }
 }
 
 impl GameState {

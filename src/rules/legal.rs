@@ -42,30 +42,34 @@ impl GameState {
 
     fn push_plays(&self, seat: Seat, accepted: &Accepted, actions: &mut Vec<Action>) {
         let targets = self.play_targets();
-        let mut previous = None;
-        for &card in self.hand(seat) {
-            if previous == Some(card) {
-                continue;
-            }
-            previous = Some(card);
+        let playable = targets.iter().fold(FaceSet::EMPTY, |faces, pile| {
+            faces.union(accepted[pile.index()])
+        });
+        if playable.is_empty() {
+            return;
+        }
+        // Natural cards order before jokers (the hand's canonical order): the natural cards
+        // that fit somewhere, each once, then a joker's every identity on every pile.
+        let hand = self.hand(seat);
+        let naturals: FaceSet = hand.iter().filter_map(|card| card.face()).collect();
+        for face in naturals.intersection(playable).iter() {
             for &to in targets {
-                let fitting = accepted[to.index()];
-                match card {
-                    Card::Natural(face) => {
-                        if fitting.contains(face) {
-                            actions.push(Action::Play {
-                                card,
-                                as_face: None,
-                                to,
-                            });
-                        }
-                    }
-                    Card::Joker => actions.extend(fitting.iter().map(|face| Action::Play {
-                        card,
-                        as_face: Some(face),
+                if accepted[to.index()].contains(face) {
+                    actions.push(Action::Play {
+                        card: Card::Natural(face),
+                        as_face: None,
                         to,
-                    })),
+                    });
                 }
+            }
+        }
+        if hand.last() == Some(&Card::Joker) {
+            for &to in targets {
+                actions.extend(accepted[to.index()].iter().map(|face| Action::Play {
+                    card: Card::Joker,
+                    as_face: Some(face),
+                    to,
+                }));
             }
         }
     }
@@ -82,10 +86,10 @@ impl GameState {
             let counts = if partial_runs { 1..=len } else { len..=len };
             for run in counts {
                 let count = partial_runs.then_some(run as u8);
-                // The card that lands is one of the top `run` (the whole run's lowest, or the
-                // top card alone to a foundation): a target that takes none of them is passed
-                // over before the full check.
-                let moving: FaceSet = source[len - run..].iter().map(|card| card.face).collect();
+                // The card that lands is the run's lowest, or the top card alone to a
+                // foundation: a target that takes neither is passed over before the full check.
+                let moving =
+                    FaceSet::of(source[len - run].face).union(FaceSet::of(source[len - 1].face));
                 for &to in self.play_targets() {
                     let fitting = accepted[to.index()];
                     if !fitting.intersection(moving).is_empty()

@@ -335,9 +335,8 @@ impl GameState {
                 ..
             } => {
                 let drawn = usize::from(*count).min(self.stock.len());
-                let cards = self.stock.split_off(self.stock.len() - drawn);
                 let hand = &mut self.hands[usize::from(*seat)];
-                for card in cards {
+                for card in self.stock.drain(self.stock.len() - drawn..) {
                     let at = hand.partition_point(|held| *held < card);
                     hand.insert(at, card);
                 }
@@ -402,7 +401,7 @@ impl GameState {
                         self.pot = 0;
                     }
                 }
-                self.last_hand = Some(result.clone());
+                self.last_hand = Some(HandResult::clone(result));
             }
             Event::GameEnded { winners, .. } => {
                 self.status = Status::Finished;

@@ -490,8 +490,19 @@ fn check_match_played_by(rules: Rules, seed: u64, play: Player) {
     assert_eq!(replayed, state, "replay reproduces the state");
 }
 
+/// Random matches a property plays: `PROPTEST_CASES` when it is set (`.ci/run` sets 1000 for
+/// its long run), else `quick` for a first `cargo test`. `share` scales it for properties whose
+/// matches cost more.
+fn cases(quick: u32, share: f64) -> u32 {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse::<u32>().ok())
+        .unwrap_or(quick);
+    ((f64::from(cases) * share).ceil() as u32).max(1)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(100, 1.0), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_every_invariant(rules in any_rules(), seed in any::<u64>()) {
@@ -500,7 +511,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(100, 0.3), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// docs/rules.md §7: random resignations, timeouts, reminders and aborts never lose a card,
     /// never leave the turn on a seat that left, and every match still ends.
