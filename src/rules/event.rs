@@ -111,8 +111,9 @@ pub enum Event {
         /// Whether it was a pass: the stock was empty and no card entered or left a hand (§6.9).
         passed: bool,
     },
-    /// The hand ended; every hand is revealed. (Boxed: the other events are a fraction of its
-    /// size, and every list of events would otherwise be as wide as it.)
+    /// The hand ended; every hand is revealed.
+    // Boxed: the other events are a fraction of its size, and every list of events would
+    // otherwise be as wide as it.
     HandEnded(Box<HandResult>),
     /// A seat is out of the match for good (docs/rules.md §7.3): it resigned, or the server forfeited
     /// it when its time ran out. Its hand is set aside face down.
