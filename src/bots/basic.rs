@@ -194,7 +194,7 @@ fn fits_on_top(position: &impl Position, pile: PileId, top: PlacedCard, next: Fa
             } else {
                 rules.corner_build
             };
-            crate::rules::fits(build, rules.ace_wrap, top.face, next).is_ok()
+            crate::rules::fitting(build, rules.ace_wrap, top.face).contains(next)
         }
     }
 }

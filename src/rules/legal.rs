@@ -3,7 +3,7 @@
 //! then `draw`, then `end_turn`. A client never has to re-implement the rules.
 
 use super::action::Action;
-use super::card::Card;
+use super::card::{Card, Face};
 use super::faces::FaceSet;
 use super::pile::PileId;
 use super::state::{GameState, Status};
@@ -53,15 +53,11 @@ impl GameState {
         let hand = self.hand(seat);
         let naturals: FaceSet = hand.iter().filter_map(|card| card.face()).collect();
         for face in naturals.intersection(playable).iter() {
-            for &to in targets {
-                if accepted[to.index()].contains(face) {
-                    actions.push(Action::Play {
-                        card: Card::Natural(face),
-                        as_face: None,
-                        to,
-                    });
-                }
-            }
+            actions.extend(piles_in(takers(accepted, face)).map(|to| Action::Play {
+                card: Card::Natural(face),
+                as_face: None,
+                to,
+            }));
         }
         if hand.last() == Some(&Card::Joker) {
             for &to in targets {
@@ -88,12 +84,12 @@ impl GameState {
                 let count = partial_runs.then_some(run as u8);
                 // The card that lands is the run's lowest, or the top card alone to a
                 // foundation: a target that takes neither is passed over before the full check.
-                let moving =
-                    FaceSet::of(source[len - run].face).union(FaceSet::of(source[len - 1].face));
-                for &to in self.play_targets() {
-                    let fitting = accepted[to.index()];
-                    if !fitting.intersection(moving).is_empty()
-                        && self.check_move_onto(from, to, count, fitting).is_ok()
+                let lands = takers(accepted, source[len - run].face)
+                    | takers(accepted, source[len - 1].face);
+                for to in piles_in(lands) {
+                    if self
+                        .check_move_onto(from, to, count, accepted[to.index()])
+                        .is_ok()
                     {
                         actions.push(Action::Move { from, to, count });
                     }
@@ -101,4 +97,27 @@ impl GameState {
             }
         }
     }
+}
+
+/// The piles that take `face`, as bits by [`PileId::index`] (worked out without a branch per
+/// pile: which piles take a card is as good as random to a branch predictor).
+fn takers(accepted: &Accepted, face: Face) -> u16 {
+    accepted
+        .iter()
+        .enumerate()
+        .fold(0, |piles, (index, faces)| {
+            piles | u16::from(faces.contains(face)) << index
+        })
+}
+
+/// The piles whose bits are set, in canonical order.
+fn piles_in(mut piles: u16) -> impl Iterator<Item = PileId> {
+    std::iter::from_fn(move || {
+        if piles == 0 {
+            return None;
+        }
+        let index = piles.trailing_zeros() as usize;
+        piles &= piles - 1;
+        Some(PileId::ALL[index])
+    })
 }

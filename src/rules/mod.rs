@@ -57,6 +57,7 @@ pub use event::{
 };
 pub use knowledge::Knowledge;
 pub use layout::fits;
+pub(crate) use layout::fitting;
 pub use options::{Build, Preset, Rules, RulesError};
 pub use pile::{PileId, PileKind};
 pub use replay::{ReplayError, replay};
