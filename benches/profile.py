@@ -14,6 +14,14 @@ compared (`inferno-diff-folded`). Needs root (perf on other processes), PostgreS
 bench needs it, and a quiet machine.
 
     sudo python3 benches/profile.py [OUT]        # OUT defaults to target/perf
+
+With `--engine`, the engine instead: `cargo bench --bench engine`'s random hand (`act`) and its
+checked replay, each recorded for 10 s with DWARF call stacks (the engine is plain synchronous
+code, shallow enough for them; no special build), into `OUT/engine-hand.svg` and
+`OUT/engine-replay.svg`. `--binary PATH` records an engine bench binary built elsewhere (an
+older commit's, to compare):
+
+    sudo python3 benches/profile.py --engine [--binary PATH] [OUT]
 """
 
 import json
@@ -119,12 +127,50 @@ def split(perf, data, out):
     print("\n".join(lines), flush=True)
 
 
+def engine_binary():
+    built = subprocess.run(
+        ["cargo", "bench", "--bench", "engine", "--no-run", "--message-format", "json"],
+        cwd=ROOT, check=True, capture_output=True, text=True)
+    for line in built.stdout.splitlines():
+        message = json.loads(line)
+        if message.get("reason") == "compiler-artifact" and message["target"]["name"] == "engine" \
+                and message.get("executable"):
+            return message["executable"]
+    raise SystemExit("the engine bench was not built")
+
+
+def profile_engine(perf, binary, out):
+    print(f"engine bench: {binary}", flush=True)
+    for name, bench, title in [
+        ("engine-hand", "random_hand/standard_4_players$",
+         "kings-corner engine: random 4-player standard hands (act)"),
+        ("engine-replay", "replay/", "kings-corner engine: checked replay of a 1,815-event match"),
+    ]:
+        data = out / f"{name}.data"
+        subprocess.run([perf, "record", "-F", FREQUENCY, "--call-graph", "dwarf,16384",
+                        "-o", str(data), binary, "--bench", "--profile-time", "10", bench],
+                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        flame(perf, data, out / f"{name}.folded", out / f"{name}.svg", title)
+    print(f"written: {out}/engine-hand.svg, engine-replay.svg", flush=True)
+
+
 def main():
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "target/perf"
+    arguments = sys.argv[1:]
+    engine = "--engine" in arguments
+    given = None
+    if "--binary" in arguments:
+        at = arguments.index("--binary")
+        given = arguments[at + 1]
+        del arguments[at:at + 2]
+    arguments = [argument for argument in arguments if argument != "--engine"]
+    out = Path(arguments[0]) if arguments else ROOT / "target/perf"
     out.mkdir(parents=True, exist_ok=True)
     perf = tool("perf", ["apt-get", "install", "-y", "linux-perf"])
     tool("inferno-flamegraph",
          ["cargo", "install", "inferno", "--locked", "--version", INFERNO_VERSION])
+    if engine:
+        profile_engine(perf, given or engine_binary(), out)
+        return
     binary = bench_binary()
     print(f"bench: {binary}", flush=True)
     bench = subprocess.Popen([binary, "--bench"], cwd=ROOT, stdout=subprocess.PIPE, text=True)

@@ -28,9 +28,12 @@ impl GameState {
         for &pile in self.play_targets() {
             accepted[pile.index()] = self.accepted(pile);
         }
-        self.push_plays(seat, &accepted, &mut actions);
+        let playable = accepted
+            .iter()
+            .fold(FaceSet::EMPTY, |faces, pile| faces.union(*pile));
+        self.push_plays(seat, &accepted, playable, &mut actions);
         let can_play = !actions.is_empty();
-        self.push_moves(&accepted, &mut actions);
+        self.push_moves(&accepted, playable, &mut actions);
         if self.check_draw_when(|| can_play).is_ok() {
             actions.push(Action::Draw);
         }
@@ -40,11 +43,15 @@ impl GameState {
         actions
     }
 
-    fn push_plays(&self, seat: Seat, accepted: &Accepted, actions: &mut Vec<Action>) {
+    /// `playable`: the faces some pile takes.
+    fn push_plays(
+        &self,
+        seat: Seat,
+        accepted: &Accepted,
+        playable: FaceSet,
+        actions: &mut Vec<Action>,
+    ) {
         let targets = self.play_targets();
-        let playable = targets.iter().fold(FaceSet::EMPTY, |faces, pile| {
-            faces.union(accepted[pile.index()])
-        });
         if playable.is_empty() {
             return;
         }
@@ -70,7 +77,7 @@ impl GameState {
         }
     }
 
-    fn push_moves(&self, accepted: &Accepted, actions: &mut Vec<Action>) {
+    fn push_moves(&self, accepted: &Accepted, playable: FaceSet, actions: &mut Vec<Action>) {
         let partial_runs = self.rules().partial_runs;
         for &from in PileId::TABLEAU {
             let source = self.pile(from);
@@ -84,8 +91,11 @@ impl GameState {
                 let count = partial_runs.then_some(run as u8);
                 // The card that lands is the run's lowest, or the top card alone to a
                 // foundation: a target that takes neither is passed over before the full check.
-                let lands = takers(accepted, source[len - run].face)
-                    | takers(accepted, source[len - 1].face);
+                let (lowest, top) = (source[len - run].face, source[len - 1].face);
+                if !playable.contains(lowest) && !playable.contains(top) {
+                    continue;
+                }
+                let lands = takers(accepted, lowest) | takers(accepted, top);
                 for to in piles_in(lands) {
                     if self
                         .check_move_onto(from, to, count, accepted[to.index()])
