@@ -50,18 +50,22 @@ def bench_binary():
     # Frame pointers give perf whole stacks at little cost (DWARF unwinding of 16 KB stack
     # copies cut async stacks short and cost a sixth of the CPU); line tables name the frames.
     # A target directory of its own keeps the usual builds warm.
-    env = dict(os.environ, CARGO_PROFILE_BENCH_DEBUG="line-tables-only",
-               RUSTFLAGS="-C force-frame-pointers=yes",
-               CARGO_TARGET_DIR=str(ROOT / "target/profiling"))
+    return built_bench("server", dict(os.environ, CARGO_PROFILE_BENCH_DEBUG="line-tables-only",
+                                      RUSTFLAGS="-C force-frame-pointers=yes",
+                                      CARGO_TARGET_DIR=str(ROOT / "target/profiling")))
+
+
+def built_bench(name, env=None):
+    """Builds bench `name` (`cargo bench --no-run`) and gives its executable."""
     built = subprocess.run(
-        ["cargo", "bench", "--bench", "server", "--no-run", "--message-format", "json"],
+        ["cargo", "bench", "--bench", name, "--no-run", "--message-format", "json"],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True)
     for line in built.stdout.splitlines():
         message = json.loads(line)
-        if message.get("reason") == "compiler-artifact" and message["target"]["name"] == "server" \
+        if message.get("reason") == "compiler-artifact" and message["target"]["name"] == name \
                 and message.get("executable"):
             return message["executable"]
-    raise SystemExit("the bench was not built")
+    raise SystemExit(f"the {name} bench was not built")
 
 
 def record(perf, arguments, output):
@@ -127,18 +131,6 @@ def split(perf, data, out):
     print("\n".join(lines), flush=True)
 
 
-def engine_binary():
-    built = subprocess.run(
-        ["cargo", "bench", "--bench", "engine", "--no-run", "--message-format", "json"],
-        cwd=ROOT, check=True, capture_output=True, text=True)
-    for line in built.stdout.splitlines():
-        message = json.loads(line)
-        if message.get("reason") == "compiler-artifact" and message["target"]["name"] == "engine" \
-                and message.get("executable"):
-            return message["executable"]
-    raise SystemExit("the engine bench was not built")
-
-
 def profile_engine(perf, binary, out):
     print(f"engine bench: {binary}", flush=True)
     for name, bench, title in [
@@ -169,7 +161,7 @@ def main():
     tool("inferno-flamegraph",
          ["cargo", "install", "inferno", "--locked", "--version", INFERNO_VERSION])
     if engine:
-        profile_engine(perf, given or engine_binary(), out)
+        profile_engine(perf, given or built_bench("engine"), out)
         return
     binary = bench_binary()
     print(f"bench: {binary}", flush=True)

@@ -75,16 +75,20 @@ impl FaceSet {
 
     /// The faces in canonical order.
     pub fn iter(self) -> impl Iterator<Item = Face> {
-        let mut bits = self.0;
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
-            }
-            let index = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            Face::from_index(index)
-        })
+        set_bits(self.0).filter_map(Face::from_index)
     }
+}
+
+/// The indices of the bits set in `bits`, lowest first.
+pub(crate) fn set_bits(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let index = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(index)
+    })
 }
 
 impl FromIterator<Face> for FaceSet {

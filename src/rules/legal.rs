@@ -4,7 +4,7 @@
 
 use super::action::Action;
 use super::card::{Card, Face};
-use super::faces::FaceSet;
+use super::faces::{FaceSet, set_bits};
 use super::pile::PileId;
 use super::state::{GameState, Status};
 use super::{MAX_ACTIONS_PER_TURN, Seat};
@@ -121,13 +121,6 @@ fn takers(accepted: &Accepted, face: Face) -> u16 {
 }
 
 /// The piles whose bits are set, in canonical order.
-fn piles_in(mut piles: u16) -> impl Iterator<Item = PileId> {
-    std::iter::from_fn(move || {
-        if piles == 0 {
-            return None;
-        }
-        let index = piles.trailing_zeros() as usize;
-        piles &= piles - 1;
-        Some(PileId::ALL[index])
-    })
+fn piles_in(piles: u16) -> impl Iterator<Item = PileId> {
+    set_bits(u64::from(piles)).map(|index| PileId::ALL[index])
 }
