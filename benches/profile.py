@@ -5,7 +5,8 @@ Runs `cargo bench --bench server` built with line tables, and while it runs reco
 
 - the bench process (server and load generator: they share it) during the move phase and
   during the view phase, with call stacks, folded and drawn by the `inferno` crate's tools
-  (installed at a pinned version when missing) into `OUT/moves.svg` and `OUT/views.svg`;
+  (installed at a pinned version when missing) into `OUT/moves.svg` and `OUT/views.svg`, and
+  the same during the move phase on SQLite into `OUT/sqlite-moves.svg`;
 - the whole machine during the move phase, without stacks, to say how the CPU divides between
   the server's threads, the load generator's, PostgreSQL and the rest (`OUT/moves-split.txt`).
 
@@ -179,6 +180,13 @@ def main():
             for _, recorder in recording:
                 stop(recorder)
             recording = []
+        elif line.startswith("sqlite moves: ") and "playing for" in line:
+            recording = [("sqlite-moves", record(perf, ["--call-graph", "fp", "-p", str(bench.pid)],
+                                               out / "sqlite-moves.data"))]
+        elif line.startswith("sqlite moves: ") and "accepted" in line:
+            for _, recorder in recording:
+                stop(recorder)
+            recording = []
         elif line.startswith("views: GET /view for"):
             recording = [("views", record(perf, ["--call-graph", "fp", "-p", str(bench.pid)],
                                         out / "views.data"))]
@@ -193,7 +201,9 @@ def main():
           "kings-corner bench: 64 matches playing (server and load generator)")
     flame(perf, out / "views.data", out / "views.folded", out / "views.svg",
           "kings-corner bench: GET /view at 64 clients (server and load generator)")
-    print(f"written: {out}/moves.svg, views.svg, moves-split.txt", flush=True)
+    flame(perf, out / "sqlite-moves.data", out / "sqlite-moves.folded", out / "sqlite-moves.svg",
+          "kings-corner bench: 64 matches playing on SQLite (server and load generator)")
+    print(f"written: {out}/moves.svg, views.svg, sqlite-moves.svg, moves-split.txt", flush=True)
 
 
 if __name__ == "__main__":

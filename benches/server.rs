@@ -3,7 +3,10 @@
 //! 1. accepted moves per second and their p50/p99 latency, 64 concurrent matches on PostgreSQL;
 //! 2. `pgbench` with a single-row insert transaction at the same concurrency, same database server;
 //! 3. `GET /view` requests per second, and the same load on a trivial actix-web handler;
-//! 4. memory of the state cache holding 10,000 active matches.
+//! 4. memory of the state cache holding 10,000 active matches;
+//! 5. accepted moves on SQLite, the default, against single-row insert transactions on SQLite at
+//!    the same concurrency (WAL, the server's `synchronous` and lock wait, a file beside the
+//!    server's).
 //!
 //! `cargo bench --bench server` (needs PostgreSQL at `DATABASE_URL`, default
 //! `postgres://postgres@127.0.0.1:5432/postgres`, and `pgbench` on the PATH). The load runs
@@ -245,34 +248,60 @@ fn pgbench(url: &str) -> Option<f64> {
         .ok()
 }
 
-#[tokio::main]
-async fn main() {
-    let (cached, megabytes) = cache_memory();
-    println!("cache: {cached} active matches held in {megabytes:.1} MB (resident set growth)");
-
-    let admin_url = std::env::var("DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
-    let (database, url) = TestDatabase::postgres(&admin_url).await;
-    let mut settings = helpers::default_settings();
-    settings.database.url = url.clone();
-    settings.log_level = "error".to_owned();
-    settings.database.max_connections = 32;
-    settings.database.timeout_seconds = 5;
-    settings.login_attempts_per_minute = 10_000;
-    // With POOLER_URL (tests/scale/through_pgbouncer.sh), the server goes through PgBouncer.
-    if database.behind_pooler(&mut settings).await {
-        println!("through the pooler at {}", settings.database.url);
-    }
-    let (db, base) = helpers::start(settings).await;
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(CONCURRENCY * 2)
-        .build()
+/// A baseline for SQLite like pgbench's: `CONCURRENCY` tasks, each committing one single-row
+/// insert per transaction as the server writes (`BEGIN IMMEDIATE`, WAL, `synchronous` at its
+/// default FULL, the server's lock wait), over a pool as large as the server's, in a file
+/// beside the server's own.
+async fn sqlite_inserts(directory: &std::path::Path, connections: u32) -> f64 {
+    use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
+    let options = SqliteConnectOptions::new()
+        .filename(directory.join("bench_insert.db"))
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .busy_timeout(Duration::from_secs(5));
+    let pool = SqlitePoolOptions::new()
+        .max_connections(connections)
+        .connect_with(options)
+        .await
         .unwrap();
+    pool.execute("CREATE TABLE bench_insert (id INTEGER PRIMARY KEY, match_id TEXT, seq INTEGER, body TEXT)")
+        .await
+        .unwrap();
+    let until = Instant::now() + PHASE;
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..CONCURRENCY)
+        .map(|_| {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                let mut done = 0u64;
+                while Instant::now() < until {
+                    let mut transaction = pool.begin_with("BEGIN IMMEDIATE").await.unwrap();
+                    sqlx::query("INSERT INTO bench_insert (match_id, seq, body) VALUES ('m', 1, '{\"type\":\"turn_ended\"}')")
+                        .execute(&mut *transaction)
+                        .await
+                        .unwrap();
+                    transaction.commit().await.unwrap();
+                    done += 1;
+                }
+                done
+            })
+        })
+        .collect();
+    let mut total = 0;
+    for task in tasks {
+        total += task.await.unwrap();
+    }
+    let rate = total as f64 / started.elapsed().as_secs_f64();
+    pool.close().await;
+    rate
+}
 
+/// `CONCURRENCY` two-seat matches, seated and started.
+async fn seat_tables(client: &reqwest::Client, base: &str) -> Vec<Table> {
     let mut tables = Vec::new();
     for index in 0..CONCURRENCY {
-        let host = login(&client, &base, &format!("host{index}")).await;
-        let guest = login(&client, &base, &format!("guest{index}")).await;
+        let host = login(client, base, &format!("host{index}")).await;
+        let guest = login(client, base, &format!("guest{index}")).await;
         let created = json_of(
             client.post(format!("{base}/v1/matches")).bearer_auth(&host).json(
                 &json!({"rules": {"preset": "standard", "game_end": {"hands": 1000}}, "seats": 2}),
@@ -292,20 +321,21 @@ async fn main() {
             tokens: [host, guest],
         });
     }
-    let view_urls: Vec<(String, Option<String>)> = tables
-        .iter()
-        .map(|table| {
-            (
-                format!("{base}/v1/matches/{}/view", table.id),
-                Some(table.tokens[0].clone()),
-            )
-        })
-        .collect();
+    tables
+}
 
+/// Plays every table for one phase; prints and returns the accepted moves per second.
+async fn moves_phase(
+    client: &reqwest::Client,
+    base: &str,
+    db: &kings_corner::store::Db,
+    tables: Vec<Table>,
+    label: &str,
+) -> f64 {
     let writes_before = db.append_statistics();
     // Each phase says when it starts: benches/profile.py records exactly the phase it profiles.
     println!(
-        "moves: {CONCURRENCY} matches seated; playing for {} s",
+        "{label}: {CONCURRENCY} matches seated; playing for {} s",
         PHASE.as_secs()
     );
     let until = Instant::now() + PHASE;
@@ -316,7 +346,7 @@ async fn main() {
         .map(|(index, table)| {
             tokio::spawn(play(
                 client.clone(),
-                base.clone(),
+                base.to_owned(),
                 table,
                 index as u64 + 1,
                 until,
@@ -331,19 +361,57 @@ async fn main() {
     latencies.sort();
     let moves_per_second = latencies.len() as f64 / elapsed;
     println!(
-        "moves: {} accepted in {elapsed:.1} s = {moves_per_second:.0}/s over {CONCURRENCY} matches; p50 {:.1} ms, p99 {:.1} ms",
+        "{label}: {} accepted in {elapsed:.1} s = {moves_per_second:.0}/s over {CONCURRENCY} matches; p50 {:.1} ms, p99 {:.1} ms",
         latencies.len(),
         percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
         percentile(&latencies, 0.99).as_secs_f64() * 1000.0
     );
     if let (Some(before), Some(after)) = (writes_before, db.append_statistics()) {
         println!(
-            "appends: {:.1} per statement on average ({} statements retried alone)",
+            "{label}: {:.1} appends per transaction on average ({} retried alone)",
             (after.appends - before.appends) as f64
                 / (after.statements - before.statements).max(1) as f64,
             after.retried - before.retried
         );
     }
+    moves_per_second
+}
+
+#[tokio::main]
+async fn main() {
+    let (cached, megabytes) = cache_memory();
+    println!("cache: {cached} active matches held in {megabytes:.1} MB (resident set growth)");
+
+    let admin_url = std::env::var("DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+    let (database, url) = TestDatabase::postgres(&admin_url).await;
+    let mut settings = helpers::default_settings();
+    settings.database.url = url.clone();
+    settings.log_level = "error".to_owned();
+    settings.database.max_connections = 32;
+    settings.database.timeout_seconds = 5;
+    settings.login_attempts_per_minute = 10_000;
+    // With POOLER_URL (tests/scale/through_pgbouncer.sh), the server goes through PgBouncer.
+    if database.behind_pooler(&mut settings).await {
+        println!("through the pooler at {}", settings.database.url);
+    }
+    let (db, base) = helpers::start(settings.clone()).await;
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(CONCURRENCY * 2)
+        .build()
+        .unwrap();
+
+    let tables = seat_tables(&client, &base).await;
+    let view_urls: Vec<(String, Option<String>)> = tables
+        .iter()
+        .map(|table| {
+            (
+                format!("{base}/v1/matches/{}/view", table.id),
+                Some(table.tokens[0].clone()),
+            )
+        })
+        .collect();
+    let moves_per_second = moves_phase(&client, &base, &db, tables, "moves").await;
 
     let mut bench_db = PgConnection::connect(&url).await.unwrap();
     bench_db.execute("CREATE TABLE bench_insert (id BIGSERIAL PRIMARY KEY, match_id TEXT, seq BIGINT, body TEXT)").await.unwrap();
@@ -384,7 +452,22 @@ async fn main() {
         "GET /view: {views:.0} requests/s; a trivial actix-web handler: {trivial:.0}/s; ratio {:.0}%",
         views / trivial * 100.0
     );
-
     drop(bench_db);
     drop(database);
+
+    // SQLite, the default: the same moves on a server whose database is a file (with the
+    // server's default pool), against single-row insert transactions on a file beside it.
+    let directory = tempfile::tempdir().unwrap();
+    let mut settings = settings;
+    settings.database = helpers::default_settings().database;
+    settings.database.url = format!("sqlite://{}", directory.path().join("kings.db").display());
+    let connections = settings.database.max_connections;
+    let (db, base) = helpers::start(settings).await;
+    let tables = seat_tables(&client, &base).await;
+    let moves_per_second = moves_phase(&client, &base, &db, tables, "sqlite moves").await;
+    let inserts = sqlite_inserts(directory.path(), connections).await;
+    println!(
+        "sqlite inserts: {inserts:.0} single-row insert transactions/s at {CONCURRENCY} tasks over {connections} connections; moves reach {:.0}% of it",
+        moves_per_second / inserts * 100.0
+    );
 }
