@@ -264,9 +264,11 @@ async fn sqlite_inserts(directory: &std::path::Path, connections: u32) -> f64 {
         .connect_with(options)
         .await
         .unwrap();
-    pool.execute("CREATE TABLE bench_insert (id INTEGER PRIMARY KEY, match_id TEXT, seq INTEGER, body TEXT)")
-        .await
-        .unwrap();
+    pool.execute(
+        "CREATE TABLE bench_insert (id INTEGER PRIMARY KEY, match_id TEXT, seq INTEGER, body TEXT)",
+    )
+    .await
+    .unwrap();
     let until = Instant::now() + PHASE;
     let started = Instant::now();
     let tasks: Vec<_> = (0..CONCURRENCY)
@@ -370,7 +372,7 @@ async fn moves_phase(
         println!(
             "{label}: {:.1} appends per transaction on average ({} retried alone)",
             (after.appends - before.appends) as f64
-                / (after.statements - before.statements).max(1) as f64,
+                / (after.batches - before.batches).max(1) as f64,
             after.retried - before.retried
         );
     }
@@ -458,7 +460,6 @@ async fn main() {
     // SQLite, the default: the same moves on a server whose database is a file (with the
     // server's default pool), against single-row insert transactions on a file beside it.
     let directory = tempfile::tempdir().unwrap();
-    let mut settings = settings;
     settings.database = helpers::default_settings().database;
     settings.database.url = format!("sqlite://{}", directory.path().join("kings.db").display());
     let connections = settings.database.max_connections;

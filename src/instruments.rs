@@ -138,7 +138,7 @@ fn describe() {
     describe_histogram!(
         BATCH_SIZE,
         Count,
-        "Moves written by one commit (group commit on PostgreSQL; 1 on SQLite)"
+        "Moves written by one commit (group commit: one statement on PostgreSQL, one transaction on SQLite)"
     );
     describe_histogram!(
         COMMIT_SECONDS,

@@ -93,7 +93,7 @@ pub struct Db {
     backend: Backend,
     /// How long any one statement may take, as the client sees it.
     statement_timeout: Duration,
-    /// PostgreSQL: the writer that gathers concurrent appends.
+    /// The writer that gathers concurrent appends (group commit, `append::Batcher`).
     batcher: Option<append::Batcher>,
     /// Behind a pooler in transaction mode ([`Db::single`]).
     pooled: bool,
@@ -193,9 +193,7 @@ impl Db {
             pooled,
             session_url: settings.session_url().to_owned(),
         };
-        if backend == Backend::Postgres {
-            db.batcher = Some(append::Batcher::start(db.clone()));
-        }
+        db.batcher = Some(append::Batcher::start(db.clone()));
         Ok(db)
     }
 

@@ -3,11 +3,15 @@
 //! still at the version the move was decided at. A move that lost that race writes nothing and
 //! is told so (`Ok(false)`), as is one whose events or key a unique constraint refuses.
 //!
-//! - `sqlite`: one transaction per append (SQLite has one writer at a time anyway).
-//! - [`postgres`]: one writer task per process gathers concurrent appends into one statement
-//!   and one commit (group commit); a batch of one is the same statement.
+//! One writer task per process gathers concurrent appends and writes them together, each
+//! with its own outcome (`batcher`, group commit):
+//!
+//! - `postgres`: a batch in one statement and one commit; a batch of one is the same
+//!   statement;
+//! - `sqlite`: a batch in one write transaction, each append in a savepoint of its own.
 
-pub mod postgres;
+mod batcher;
+mod postgres;
 mod sqlite;
 
 use sqlx::{AnyConnection, Row};
@@ -18,7 +22,7 @@ use super::{Backend, Db, StoreError};
 use crate::model::{MatchStatus, Outcome};
 use crate::rules::Seat;
 use crate::store::query;
-pub use postgres::{Batcher, Statistics};
+pub use batcher::{Batcher, Statistics};
 
 /// What an accepted move changes in the match's row.
 #[derive(Clone, Debug)]
@@ -107,7 +111,10 @@ impl Db {
     pub async fn append_events(&self, append: Append) -> Result<bool, StoreError> {
         match &self.batcher {
             Some(batcher) => batcher.append(append).await,
-            None => sqlite::append_alone(self, &append).await,
+            None => match self.backend {
+                Backend::Sqlite => sqlite::append_alone(self, &append).await,
+                Backend::Postgres => postgres::append_alone(self, &append).await,
+            },
         }
         .map_err(|error| match error {
             // Abandoned at the statement timeout: sent, and never confirmed.

@@ -1,5 +1,11 @@
-//! SQLite: an append is one write transaction.
+//! SQLite: a batch of appends in one write transaction, each inside a savepoint of its own.
+//!
+//! SQLite has one writer at a time, and with `synchronous` at FULL each commit flushes the
+//! log to disk: many moves sharing one transaction (gathered by `batcher.rs`) share that
+//! flush. An append refused inside the batch (a stale version, a unique key) is rolled back
+//! to its savepoint alone; the others are committed.
 
+use std::collections::HashSet;
 use std::time::Instant;
 
 use sqlx::AnyConnection;
@@ -9,6 +15,37 @@ use crate::instruments;
 use crate::model::{Named, Outcome};
 use crate::store::query;
 use crate::store::{Db, StoreError};
+
+/// A batch in one transaction: the matches whose appends were written. A failure other than
+/// a refusal fails the whole batch, and nothing of it is written (past the commit: unknown,
+/// `Unconfirmed`).
+pub(super) async fn write_batch(db: &Db, batch: &[&Append]) -> Result<HashSet<String>, StoreError> {
+    db.timed(async {
+        let mut transaction = db.begin_write().await?;
+        let mut written = HashSet::with_capacity(batch.len());
+        for append in batch {
+            query("SAVEPOINT append").execute(&mut *transaction).await?;
+            match write(&mut transaction, append).await {
+                Ok(true) => {
+                    written.insert(append.match_id.clone());
+                }
+                Ok(false) | Err(StoreError::Conflict(_)) => {
+                    query("ROLLBACK TO append")
+                        .execute(&mut *transaction)
+                        .await?;
+                }
+                Err(other) => return Err(other),
+            }
+            query("RELEASE append").execute(&mut *transaction).await?;
+        }
+        transaction
+            .commit()
+            .await
+            .map_err(|error| StoreError::from(error).of_write())?;
+        Ok(written)
+    })
+    .await
+}
 
 /// One append in a transaction of its own.
 pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, StoreError> {
