@@ -4,7 +4,9 @@
 //! 2. `pgbench` with a single-row insert transaction at the same concurrency, same database server;
 //! 3. `GET /view` requests per second, and the same load on a trivial actix-web handler;
 //! 4. memory of the state cache holding 10,000 active matches;
-//! 5. accepted moves on SQLite, the default, against single-row insert transactions on SQLite at
+//! 5. a match 20,000 events long against a fresh one: a move with the state cached, and the
+//!    first view from a server process just started;
+//! 6. accepted moves on SQLite, the default, against single-row insert transactions on SQLite at
 //!    the same concurrency (WAL, the server's `synchronous` and lock wait, a file beside the
 //!    server's).
 //!
@@ -103,6 +105,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+#[derive(Clone)]
 struct Table {
     id: String,
     tokens: [String; 2],
@@ -142,19 +145,21 @@ async fn view(client: &reqwest::Client, base: &str, table: &Table, seat: usize) 
         .unwrap()
 }
 
-/// Plays random legal moves on one match until the phase ends; returns accepted-move latencies.
+/// Plays random legal moves on one match until the phase ends (or its log holds `events`
+/// entries); returns accepted-move latencies.
 async fn play(
     client: reqwest::Client,
     base: String,
     table: Table,
     seed: u64,
     until: Instant,
+    events: i64,
 ) -> Vec<Duration> {
     let mut rng = XorShift(seed);
     let mut latencies = Vec::new();
     let mut current = view(&client, &base, &table, 0).await;
     let url = format!("{base}/v1/matches/{}/moves", table.id);
-    while Instant::now() < until {
+    while Instant::now() < until && current.version < events {
         let Some(turn) = current.turn else {
             break;
         };
@@ -298,12 +303,17 @@ async fn sqlite_inserts(directory: &std::path::Path, connections: u32) -> f64 {
     rate
 }
 
-/// `CONCURRENCY` two-seat matches, seated and started.
-async fn seat_tables(client: &reqwest::Client, base: &str) -> Vec<Table> {
+/// `count` two-seat matches, seated and started, their players named after `prefix`.
+async fn seat_tables(
+    client: &reqwest::Client,
+    base: &str,
+    count: usize,
+    prefix: &str,
+) -> Vec<Table> {
     let mut tables = Vec::new();
-    for index in 0..CONCURRENCY {
-        let host = login(client, base, &format!("host{index}")).await;
-        let guest = login(client, base, &format!("guest{index}")).await;
+    for index in 0..count {
+        let host = login(client, base, &format!("{prefix}host{index}")).await;
+        let guest = login(client, base, &format!("{prefix}guest{index}")).await;
         let created = json_of(
             client.post(format!("{base}/v1/matches")).bearer_auth(&host).json(
                 &json!({"rules": {"preset": "standard", "game_end": {"hands": 1000}}, "seats": 2}),
@@ -352,6 +362,7 @@ async fn moves_phase(
                 table,
                 index as u64 + 1,
                 until,
+                i64::MAX,
             ))
         })
         .collect();
@@ -379,6 +390,88 @@ async fn moves_phase(
     moves_per_second
 }
 
+/// How long the long match's log is.
+const LONG_EVENTS: i64 = 20_000;
+
+/// The median and p99 of `latencies`, in milliseconds.
+fn spread(mut latencies: Vec<Duration>) -> (f64, f64) {
+    latencies.sort();
+    (
+        percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
+        percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
+    )
+}
+
+/// How long a view takes, in milliseconds.
+async fn timed_view(client: &reqwest::Client, base: &str, table: &Table) -> f64 {
+    let started = Instant::now();
+    view(client, base, table, 0).await;
+    started.elapsed().as_secs_f64() * 1000.0
+}
+
+/// A match `LONG_EVENTS` long against a fresh one: their moves with the state cached, and their
+/// first view from a server process that has just started (its cache empty: a restart, or a
+/// cache miss), three such processes in turn.
+async fn long_match(
+    client: &reqwest::Client,
+    base: &str,
+    settings: &kings_corner::config::Settings,
+) {
+    let mut tables = seat_tables(client, base, 2, "long").await;
+    let fresh = tables.pop().unwrap();
+    let long = tables.pop().unwrap();
+    let far = Instant::now() + Duration::from_secs(3600);
+    let started = Instant::now();
+    play(
+        client.clone(),
+        base.to_owned(),
+        long.clone(),
+        7,
+        far,
+        LONG_EVENTS,
+    )
+    .await;
+    let long_at = view(client, base, &long, 0).await.version;
+    println!(
+        "long match: {long_at} events written in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let fresh_at = view(client, base, &fresh, 0).await.version;
+    let on_long = play(
+        client.clone(),
+        base.to_owned(),
+        long.clone(),
+        8,
+        far,
+        long_at + 600,
+    )
+    .await;
+    let on_fresh = play(
+        client.clone(),
+        base.to_owned(),
+        fresh.clone(),
+        8,
+        far,
+        fresh_at + 600,
+    )
+    .await;
+    let ((long_p50, long_p99), (fresh_p50, fresh_p99)) = (spread(on_long), spread(on_fresh));
+    println!(
+        "long match: a move, cached: p50 {long_p50:.2} ms, p99 {long_p99:.2} ms at {LONG_EVENTS}+ events; \
+         p50 {fresh_p50:.2} ms, p99 {fresh_p99:.2} ms on a fresh match"
+    );
+    for round in 1..=3 {
+        let (_db, restarted) = helpers::start(settings.clone()).await;
+        let long_view = timed_view(client, &restarted, &long).await;
+        let fresh_view = timed_view(client, &restarted, &fresh).await;
+        let long_again = timed_view(client, &restarted, &long).await;
+        println!(
+            "long match: first view after a restart ({round}): {long_view:.1} ms at {LONG_EVENTS}+ events, \
+             {fresh_view:.1} ms on a fresh match; the next view of the long one {long_again:.2} ms"
+        );
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let (cached, megabytes) = cache_memory();
@@ -403,7 +496,7 @@ async fn main() {
         .build()
         .unwrap();
 
-    let tables = seat_tables(&client, &base).await;
+    let tables = seat_tables(&client, &base, CONCURRENCY, "").await;
     let view_urls: Vec<(String, Option<String>)> = tables
         .iter()
         .map(|table| {
@@ -454,6 +547,7 @@ async fn main() {
         "GET /view: {views:.0} requests/s; a trivial actix-web handler: {trivial:.0}/s; ratio {:.0}%",
         views / trivial * 100.0
     );
+    long_match(&client, &base, &settings).await;
     drop(bench_db);
     drop(database);
 
@@ -464,7 +558,7 @@ async fn main() {
     settings.database.url = format!("sqlite://{}", directory.path().join("kings.db").display());
     let connections = settings.database.max_connections;
     let (db, base) = helpers::start(settings).await;
-    let tables = seat_tables(&client, &base).await;
+    let tables = seat_tables(&client, &base, CONCURRENCY, "").await;
     let moves_per_second = moves_phase(&client, &base, &db, tables, "sqlite moves").await;
     let inserts = sqlite_inserts(directory.path(), connections).await;
     println!(
