@@ -389,7 +389,7 @@ impl Db {
         Ok((count < most as i64).then_some(transaction))
     }
 
-    /// On PostgreSQL: what the append writer did so far.
+    /// What the append writer (group commit) did so far.
     pub fn append_statistics(&self) -> Option<append::Statistics> {
         self.batcher.as_ref().map(append::Batcher::statistics)
     }
