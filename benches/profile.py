@@ -47,6 +47,18 @@ def tool(name, install):
     return shutil.which(name) or shutil.which(name, path=str(Path.home() / ".cargo/bin"))
 
 
+# The bench's phases recorded: each graph's name, the prefix of the bench's lines about it,
+# what its first line says (recording starts) and its last (recording stops), and a title.
+PHASES = [
+    ("moves", "moves: ", "playing for", "accepted",
+     "kings-corner bench: 64 matches playing (server and load generator)"),
+    ("views", "views: ", "GET /view for", "requests/s",
+     "kings-corner bench: GET /view at 64 clients (server and load generator)"),
+    ("sqlite-moves", "sqlite moves: ", "playing for", "accepted",
+     "kings-corner bench: 64 matches playing on SQLite (server and load generator)"),
+]
+
+
 def bench_binary():
     # Frame pointers give perf whole stacks at little cost (DWARF unwinding of 16 KB stack
     # copies cut async stacks short and cost a sixth of the CPU); line tables name the frames.
@@ -170,40 +182,24 @@ def main():
     recording = []
     for line in bench.stdout:
         print(line, end="", flush=True)
-        if line.startswith("moves: ") and "playing for" in line:
-            recording = [
-                ("moves", record(perf, ["--call-graph", "fp", "-p", str(bench.pid)],
-                                 out / "moves.data")),
-                ("moves-split", record(perf, ["-a"], out / "moves-split.data")),
-            ]
-        elif line.startswith("moves: ") and "accepted" in line:
-            for _, recorder in recording:
-                stop(recorder)
-            recording = []
-        elif line.startswith("sqlite moves: ") and "playing for" in line:
-            recording = [("sqlite-moves", record(perf, ["--call-graph", "fp", "-p", str(bench.pid)],
-                                               out / "sqlite-moves.data"))]
-        elif line.startswith("sqlite moves: ") and "accepted" in line:
-            for _, recorder in recording:
-                stop(recorder)
-            recording = []
-        elif line.startswith("views: GET /view for"):
-            recording = [("views", record(perf, ["--call-graph", "fp", "-p", str(bench.pid)],
-                                        out / "views.data"))]
-        elif line.startswith("views: ") and "requests/s" in line:
-            for _, recorder in recording:
-                stop(recorder)
-            recording = []
+        for name, prefix, first, last, _ in PHASES:
+            if line.startswith(prefix) and first in line:
+                recording = [(name, record(perf, ["--call-graph", "fp", "-p", str(bench.pid)],
+                                           out / f"{name}.data"))]
+                if name == "moves":
+                    recording.append(("moves-split",
+                                      record(perf, ["-a"], out / "moves-split.data")))
+            elif line.startswith(prefix) and last in line:
+                for _, recorder in recording:
+                    stop(recorder)
+                recording = []
     if bench.wait() != 0:
         raise SystemExit("the bench failed")
     split(perf, out / "moves-split.data", out / "moves-split.txt")
-    flame(perf, out / "moves.data", out / "moves.folded", out / "moves.svg",
-          "kings-corner bench: 64 matches playing (server and load generator)")
-    flame(perf, out / "views.data", out / "views.folded", out / "views.svg",
-          "kings-corner bench: GET /view at 64 clients (server and load generator)")
-    flame(perf, out / "sqlite-moves.data", out / "sqlite-moves.folded", out / "sqlite-moves.svg",
-          "kings-corner bench: 64 matches playing on SQLite (server and load generator)")
-    print(f"written: {out}/moves.svg, views.svg, sqlite-moves.svg, moves-split.txt", flush=True)
+    for name, _, _, _, title in PHASES:
+        flame(perf, out / f"{name}.data", out / f"{name}.folded", out / f"{name}.svg", title)
+    graphs = ", ".join(f"{name}.svg" for name, *_ in PHASES)
+    print(f"written: {out}/{graphs}, moves-split.txt", flush=True)
 
 
 if __name__ == "__main__":

@@ -171,7 +171,7 @@ async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
 }
 
 /// One append in a batch of its own.
-async fn alone(db: &Db, append: &Append) -> Result<bool, StoreError> {
+pub(super) async fn alone(db: &Db, append: &Append) -> Result<bool, StoreError> {
     match db.backend() {
         Backend::Postgres => postgres::append_alone(db, append).await,
         Backend::Sqlite => sqlite::append_alone(db, append).await,

@@ -111,10 +111,8 @@ impl Db {
     pub async fn append_events(&self, append: Append) -> Result<bool, StoreError> {
         match &self.batcher {
             Some(batcher) => batcher.append(append).await,
-            None => match self.backend {
-                Backend::Sqlite => sqlite::append_alone(self, &append).await,
-                Backend::Postgres => postgres::append_alone(self, &append).await,
-            },
+            // The writer's own handle (it has no writer of its own to send to).
+            None => batcher::alone(self, &append).await,
         }
         .map_err(|error| match error {
             // Abandoned at the statement timeout: sent, and never confirmed.

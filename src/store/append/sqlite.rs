@@ -6,12 +6,10 @@
 //! to its savepoint alone; the others are committed.
 
 use std::collections::HashSet;
-use std::time::Instant;
 
 use sqlx::AnyConnection;
 
 use super::Append;
-use crate::instruments;
 use crate::model::{Named, Outcome};
 use crate::store::query;
 use crate::store::{Db, StoreError};
@@ -47,30 +45,9 @@ pub(super) async fn write_batch(db: &Db, batch: &[&Append]) -> Result<HashSet<St
     .await
 }
 
-/// One append in a transaction of its own.
+/// One append in a transaction of its own: a batch of one.
 pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, StoreError> {
-    db.timed(async {
-        let mut transaction = db.begin_write().await?;
-        let started = Instant::now();
-        // A unique key refusing a write (a lost race on `seq`, an idempotency key already kept)
-        // is a refusal like a stale version: nothing is written.
-        match write(&mut transaction, append).await {
-            Ok(true) => {
-                transaction
-                    .commit()
-                    .await
-                    .map_err(|error| StoreError::from(error).of_write())?;
-                instruments::batch_committed(1, started.elapsed());
-                Ok(true)
-            }
-            Ok(false) | Err(StoreError::Conflict(_)) => {
-                transaction.rollback().await?;
-                Ok(false)
-            }
-            Err(other) => Err(other),
-        }
-    })
-    .await
+    Ok(!write_batch(db, &[append]).await?.is_empty())
 }
 
 /// An append's writes inside the caller's transaction; `false` when the match is not at the
