@@ -40,6 +40,7 @@ const POOL_WAITING: &str = "kings_corner_db_pool_waiting";
 const POOL_ACQUIRE_SECONDS: &str = "kings_corner_db_pool_acquire_duration_seconds";
 const CACHE_LOOKUPS: &str = "kings_corner_state_cache_lookups_total";
 const CACHE_MATCHES: &str = "kings_corner_state_cache_matches";
+const SNAPSHOTS: &str = "kings_corner_state_snapshots_total";
 const CACHE_CAPACITY: &str = "kings_corner_state_cache_capacity";
 const HELD: &str = "kings_corner_held_connections";
 const HELD_LIMIT: &str = "kings_corner_held_connections_limit";
@@ -70,6 +71,7 @@ pub const FAMILIES: &[&str] = &[
     POOL_ACQUIRE_SECONDS,
     CACHE_LOOKUPS,
     CACHE_MATCHES,
+    SNAPSHOTS,
     CACHE_CAPACITY,
     HELD,
     HELD_LIMIT,
@@ -170,6 +172,11 @@ fn describe() {
         Count,
         "Match state lookups, by outcome: hit (no database read), confirmed (the row agreed), behind (brought forward from the log), miss (replayed)"
     );
+    describe_counter!(
+        SNAPSHOTS,
+        Count,
+        "Snapshots of a match's state, by outcome: taken (kept beside the log), resumed (a read began at one instead of the log's first event), refused (one did not agree with its log or its table, and the log was folded instead)"
+    );
     describe_gauge!(CACHE_MATCHES, Count, "Matches held in the state cache");
     describe_gauge!(
         CACHE_CAPACITY,
@@ -259,6 +266,9 @@ fn started() {
     for outcome in ["hit", "confirmed", "behind", "miss"] {
         counter!(CACHE_LOOKUPS, "outcome" => outcome).absolute(0);
     }
+    for outcome in ["taken", "resumed", "refused"] {
+        counter!(SNAPSHOTS, "outcome" => outcome).absolute(0);
+    }
     for outcome in ["delivered", "failed", "given_up"] {
         counter!(DELIVERIES, "outcome" => outcome).absolute(0);
     }
@@ -344,6 +354,27 @@ pub fn cache_lookup(outcome: CacheLookup) {
         CacheLookup::Miss => "miss",
     };
     counter!(CACHE_LOOKUPS, "outcome" => outcome).increment(1);
+}
+
+/// What became of a snapshot of a match's state.
+#[derive(Clone, Copy, Debug)]
+pub enum SnapshotUse {
+    /// Kept beside the log.
+    Taken,
+    /// A read of the match began at it.
+    Resumed,
+    /// It disagreed with its log or its table; the log was folded instead.
+    Refused,
+}
+
+/// A snapshot taken, resumed from or refused.
+pub fn snapshot(outcome: SnapshotUse) {
+    let outcome = match outcome {
+        SnapshotUse::Taken => "taken",
+        SnapshotUse::Resumed => "resumed",
+        SnapshotUse::Refused => "refused",
+    };
+    counter!(SNAPSHOTS, "outcome" => outcome).increment(1);
 }
 
 /// A long-poll or stream refused at the cap.

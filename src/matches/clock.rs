@@ -6,7 +6,7 @@
 //! the end of a hand or of the match), the time it took beyond `turn_seconds` comes out of the
 //! bank. A reminder (`deadline_near`) is due once a tenth of the turn's time is left.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::log::{Entry, Note};
@@ -29,7 +29,45 @@ pub struct MatchClock {
     stood_in: bool,
 }
 
+/// What a clock has folded from the log, its settings aside (the match's row gives them
+/// again): its part of a match's snapshot (`matches/snapshot.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSnapshot {
+    banks: Vec<i64>,
+    running: Option<(Seat, i64)>,
+    reminded: bool,
+    stood_in: bool,
+}
+
 impl MatchClock {
+    /// What the clock has folded, written out.
+    pub fn snapshot(&self) -> ClockSnapshot {
+        ClockSnapshot {
+            banks: self.banks.clone(),
+            running: self.running,
+            reminded: self.reminded,
+            stood_in: self.stood_in,
+        }
+    }
+
+    /// This clock (as the match was created) at `snapshot`, if the snapshot has a bank for
+    /// each seat and runs a seat that exists.
+    pub fn resumed(&self, snapshot: ClockSnapshot) -> Option<MatchClock> {
+        let seats = self.banks.len();
+        let fits = snapshot.banks.len() == seats
+            && snapshot
+                .running
+                .is_none_or(|(seat, _)| usize::from(seat) < seats);
+        fits.then(|| MatchClock {
+            banks: snapshot.banks,
+            running: snapshot.running,
+            reminded: snapshot.reminded,
+            stood_in: snapshot.stood_in,
+            ..self.clone()
+        })
+    }
+
     /// A clock before the match's first event.
     pub fn new(settings: ClockSettings, on_timeout: OnTimeout, seats: u8) -> MatchClock {
         MatchClock {

@@ -22,6 +22,8 @@
 //! - [`clock`]: a match's clock folded from its log (deadlines, banks, reminders);
 //! - `state`: a match's current state as one account sees it, hiding the [`cache`] and the
 //!   freshness bookkeeping of [`crate::live`]; `advance` turns decided events into writes;
+//! - `snapshot`: the state kept every few hundred events beside the log, where a cold read of
+//!   a long match begins;
 //! - [`timekeeping`]: late seats forfeited (lazily, by claim, by the sweeper) and reminded;
 //! - [`bots`]: bot seats, the bots' turns played by whichever process claims them, hints
 //!   (remembered and paced by [`hints`]);
@@ -57,6 +59,7 @@ pub mod play;
 pub mod players;
 pub mod rematch;
 pub mod seating;
+mod snapshot;
 mod state;
 pub mod summary;
 pub mod talk;

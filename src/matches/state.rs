@@ -13,6 +13,7 @@ use super::cache::MatchState;
 use super::clock::MatchClock;
 use super::log::{self, Entry, Recorded};
 use super::notices;
+use super::snapshot;
 use super::{MatchError, Matches};
 use crate::instruments::{self, CacheLookup};
 use crate::live::Checkpoint;
@@ -179,19 +180,23 @@ impl Matches {
             }
             None => {
                 instruments::cache_lookup(CacheLookup::Miss);
-                self.fresh(row).await?
+                self.resumed(row).await?
             }
         };
-        for recorded in self
+        let newer = self
             .recorded(&row.id, next.version, row.version - next.version)
-            .await?
-        {
+            .await?;
+        let folded = newer.len();
+        for recorded in newer {
             next.observe(&recorded.event, recorded.at);
             next.version = recorded.seq;
             if recorded.event.changes_table() {
                 next.table_version = recorded.seq;
             }
             next.last_hash = recorded.hash;
+        }
+        if snapshot::folded_enough(folded) {
+            self.keep_snapshot(&row.id, &next).await;
         }
         let current = Arc::new(next);
         self.cache.put(&row.id, current.clone(), read.checkpoint);
@@ -210,7 +215,7 @@ impl Matches {
     }
 
     /// A started match before its first event.
-    async fn fresh(&self, row: &MatchRow) -> Result<MatchState, MatchError> {
+    pub(super) async fn fresh(&self, row: &MatchRow) -> Result<MatchState, MatchError> {
         let seats = self.db.seats(&row.id).await?;
         let secret = self
             .db
@@ -271,6 +276,9 @@ impl Matches {
         }
         if bot_turn {
             self.bot_turns.wake();
+        }
+        if snapshot::passes_a_snapshot(current.version, next.version) {
+            self.keep_snapshot(match_id, &next).await;
         }
         Ok(self.remember(match_id, next, verified))
     }

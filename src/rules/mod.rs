@@ -25,6 +25,8 @@
 //! - `knowledge`: [`Knowledge`], what one seat may know (its view and the public history),
 //!   and random states that agree with it: all a program playing one seat may decide from.
 //! - `replay`: the checked replay of a log.
+//! - `snapshot`: [`Snapshot`], the state written out whole, and the checks it is read back
+//!   through (a server's start on a long log; never the record).
 //! - [`action`], [`event`], [`error`]: the wire types and [`RuleError`].
 //!
 //! # Readings of the rule book
@@ -46,6 +48,7 @@ pub mod options;
 pub mod pile;
 mod replay;
 pub mod shuffle;
+mod snapshot;
 mod state;
 mod view;
 
@@ -61,6 +64,7 @@ pub(crate) use layout::fitting;
 pub use options::{Build, Preset, Rules, RulesError};
 pub use pile::{PileId, PileKind};
 pub use replay::{ReplayError, replay};
+pub use snapshot::{Snapshot, SnapshotError};
 pub use state::{GameState, Setup, Status, TurnProgress};
 pub use view::{SeatView, TurnProgressView, View};
 

@@ -45,7 +45,8 @@ pub enum Status {
 }
 
 /// What the player to move has done this turn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TurnProgress {
     /// Play, move and draw actions taken (bounded by [`MAX_ACTIONS_PER_TURN`](super::MAX_ACTIONS_PER_TURN)).
     pub actions: u16,

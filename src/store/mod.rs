@@ -13,7 +13,7 @@
 //! - [`seating`]: seat changes, each under a lock on its match; [`invitations`] to private
 //!   matches;
 //! - [`append`]: writing a move (its events, read model, kept response and notifications)
-//!   atomically;
+//!   atomically; [`snapshots`]: each match's newest snapshot of its state;
 //! - [`notifications`]: each account's stream, and the relay that numbers it;
 //! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries;
 //!   [`stream_tickets`]: single-use tickets that open a stream from a browser;
@@ -35,6 +35,7 @@ pub mod personal_tokens;
 pub mod records;
 mod rows;
 pub mod seating;
+pub mod snapshots;
 mod sqlite_file;
 mod statements;
 pub mod stream_tickets;

@@ -45,9 +45,11 @@ pub const COPIED_TABLES: &[&str] = &[
 pub const PROGRESS_TABLE: &str = "kings_corner_copy";
 
 /// Tables that stay behind: sqlx's record of the migrations (each database is migrated by its
-/// own files), SQLite's bookkeeping, the readiness probe's scratch row, and the copy's record.
+/// own files), SQLite's bookkeeping, the readiness probe's scratch row, the copy's record, and
+/// the matches' snapshots (the target takes its own from the logs as it reads them).
 const LEFT_BEHIND: &[&str] = &[
     "_sqlx_migrations",
+    "match_snapshots",
     "sqlite_sequence",
     "readiness_probe",
     PROGRESS_TABLE,

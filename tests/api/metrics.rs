@@ -39,12 +39,12 @@ async fn scrape_at(client: &reqwest::Client, address: &str) -> String {
     response.text().await.unwrap()
 }
 
-async fn scrape(app: &TestApp) -> String {
+pub(crate) async fn scrape(app: &TestApp) -> String {
     scrape_at(&app.client, &app.address).await
 }
 
 /// The value of one series (`name{labels}` exactly as rendered), 0 when absent.
-fn value(text: &str, series: &str) -> f64 {
+pub(crate) fn value(text: &str, series: &str) -> f64 {
     text.lines()
         .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
         .map_or(0.0, |number| number.parse().unwrap())

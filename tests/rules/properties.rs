@@ -170,6 +170,9 @@ impl Checker {
         // The costly checks run on every step of a game's start, then on a sample, so that a
         // thousand games fit in CI's time (long games are long turns of pile moves).
         self.steps += 1;
+        if self.steps.is_multiple_of(32) || state.status() != Status::Playing {
+            snapshot_reads_back(state);
+        }
         if self.steps <= 300 || self.steps.is_multiple_of(8) || state.status() != Status::Playing {
             check_views(state, events);
             if state.status() == Status::Playing {
@@ -342,6 +345,16 @@ fn check_views(state: &GameState, events: &[Event]) {
             }
         }
     }
+}
+
+/// A snapshot of the state, written out as the server stores it and read back, is the same
+/// state: what a server resumes a long match from (`matches/snapshot.rs`).
+fn snapshot_reads_back(state: &GameState) {
+    let stored = serde_json::to_string(&state.snapshot()).unwrap();
+    let resumed = state
+        .resumed(serde_json::from_str(&stored).unwrap())
+        .expect("a snapshot of a real state fits its table");
+    assert_eq!(&resumed, state, "the snapshot read back differs");
 }
 
 fn hidden_stock(state: &GameState) -> Vec<Card> {
