@@ -1,7 +1,9 @@
 //! Live updates: every accepted move announces `(match id, version)`, and every notification
 //! sequenced into an account's stream `(account topic, seq)` (see [`account_topic`]). In one
-//! process a broadcast channel carries them; on PostgreSQL, `NOTIFY` carries them to every
-//! other process on the same database, whose listener re-broadcasts them locally.
+//! process an announcement wakes only the readers waiting on its topic (a watch channel per
+//! topic that has any, so ten thousand held streams cost a move nothing but its own
+//! readers); on PostgreSQL, `NOTIFY` carries them to every other process on the same
+//! database, whose listener announces them there alike.
 //!
 //! A process sends its announcements to the others *after* the move has committed, batched,
 //! from one background task. (A `NOTIFY` inside the move's own transaction would be simpler,
@@ -23,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{mpsc, watch};
 
 use crate::store::Db;
 
@@ -35,8 +37,8 @@ pub const CHANNEL: &str = "kings_corner_events";
 /// cached state must be checked against the database again).
 const REMEMBERED: usize = 200_000;
 
-/// The longest a waiting long-poll or stream goes without asking the database whether its
-/// topic moved: the bound on the delay a lost announcement causes.
+/// How often the notifier asks the database whether the topics readers wait on moved: the
+/// bound on the delay a lost announcement causes.
 pub const CATCH_UP: Duration = Duration::from_secs(2);
 
 /// On PostgreSQL, how long a cached state is served without asking the database again.
@@ -49,8 +51,11 @@ const PER_NOTIFY: usize = 100;
 /// The topic an account's notifications are announced on (its newest `seq`). Match ids are
 /// bare UUIDs, so the two kinds of topic never meet.
 pub fn account_topic(account_id: &str) -> String {
-    format!("account:{account_id}")
+    format!("{ACCOUNT_TOPIC}{account_id}")
 }
+
+/// What an account's topic begins with.
+const ACCOUNT_TOPIC: &str = "account:";
 
 /// The moment a read from the database began: a state read then is known to be the newest as
 /// of this checkpoint.
@@ -70,10 +75,86 @@ impl Checkpoint {
     }
 }
 
+/// The readers waiting on each topic: a watch channel per topic that has any, holding the
+/// newest version announced since the first of them began to wait.
+#[derive(Debug, Default)]
+struct Waiters(Mutex<HashMap<String, watch::Sender<i64>>>);
+
+impl Waiters {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, watch::Sender<i64>>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Wakes the readers of `topic` waiting for less than `version`; nobody else.
+    fn tell(&self, topic: &str, version: i64) {
+        if let Some(sender) = self.lock().get(topic) {
+            sender.send_if_modified(|newest| {
+                let newer = version > *newest;
+                if newer {
+                    *newest = version;
+                }
+                newer
+            });
+        }
+    }
+
+    /// A watch on `topic` from now on.
+    fn watch(self: &Arc<Waiters>, topic: &str) -> Watch {
+        let receiver = self
+            .lock()
+            .entry(topic.to_owned())
+            .or_insert_with(|| watch::channel(i64::MIN).0)
+            .subscribe();
+        Watch {
+            receiver: Some(receiver),
+            topic: topic.to_owned(),
+            waiters: self.clone(),
+        }
+    }
+}
+
+/// One reader's watch on a topic; the topic's channel goes with its last reader.
+struct Watch {
+    receiver: Option<watch::Receiver<i64>>,
+    topic: String,
+    waiters: Arc<Waiters>,
+}
+
+impl Watch {
+    /// Waits until a version past `version` is announced.
+    async fn past(&mut self, version: i64) {
+        if let Some(receiver) = &mut self.receiver
+            && receiver
+                .wait_for(|announced| *announced > version)
+                .await
+                .is_ok()
+        {
+            return;
+        }
+        // The channel lives while a reader does: closed never happens, so wait for the timeout.
+        std::future::pending::<()>().await
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let mut waiters = self.waiters.lock();
+        self.receiver.take();
+        if waiters
+            .get(&self.topic)
+            .is_some_and(|sender| sender.receiver_count() == 0)
+        {
+            waiters.remove(&self.topic);
+        }
+    }
+}
+
 /// Announces and delivers `(match id, version)`.
 #[derive(Clone, Debug)]
 pub struct Notifier {
-    sender: broadcast::Sender<(String, i64)>,
+    waiters: Arc<Waiters>,
     /// To the task that tells the other processes (PostgreSQL only).
     outbox: Option<mpsc::UnboundedSender<(String, i64)>>,
     /// How long a confirmed state stays trusted; `None`: for as long as the epoch lasts.
@@ -95,7 +176,7 @@ struct Freshness {
 impl Notifier {
     fn with(complete: bool, trusted_for: Option<Duration>) -> Notifier {
         Notifier {
-            sender: broadcast::channel(4096).0,
+            waiters: Arc::default(),
             outbox: None,
             trusted_for,
             longest_wait: Duration::MAX,
@@ -120,7 +201,7 @@ impl Notifier {
         notifier.outbox = Some(outbox);
         tokio::spawn(publish(db, pending));
         tokio::spawn(listen(
-            notifier.sender.clone(),
+            notifier.waiters.clone(),
             notifier.freshness.clone(),
             database_url.to_owned(),
         ));
@@ -131,11 +212,6 @@ impl Notifier {
     pub fn waiting_at_most(mut self, longest: Duration) -> Notifier {
         self.longest_wait = longest;
         self
-    }
-
-    /// Receives every announcement from now on.
-    pub fn subscribe(&self) -> broadcast::Receiver<(String, i64)> {
-        self.sender.subscribe()
     }
 
     /// Now, to be taken before a read from the database.
@@ -178,9 +254,11 @@ impl Notifier {
 
     /// Waits until `topic` passes `version` or `wait` (at most the notifier's longest wait)
     /// runs out. Announcements wake it at once; one that never comes (lost while a listener
-    /// reconnected, or never published by a process that died) is made up by asking `newest`
-    /// (the database) every [`CATCH_UP`]. `newest` answering `None` (nothing to wait for any
-    /// more, or the database failing) ends the wait.
+    /// reconnected, or never published by a process that died) is made up within
+    /// [`CATCH_UP`] by the notifier's catch-up ([`Notifier::catching_up`]), which asks the
+    /// database for every waited topic at once. `newest` (the database) is asked once, as the
+    /// wait begins; its answering `None` (nothing to wait for any more, or the database
+    /// failing) ends the wait.
     pub async fn wait_past<Newest, Asked>(
         &self,
         topic: &str,
@@ -188,34 +266,29 @@ impl Notifier {
         wait: Duration,
         newest: Newest,
     ) where
-        Newest: Fn() -> Asked,
+        Newest: FnOnce() -> Asked,
         Asked: Future<Output = Option<i64>>,
     {
-        let mut announcements = self.subscribe();
-        let deadline = tokio::time::Instant::now() + wait.min(self.longest_wait);
-        loop {
-            // Asked after subscribing, so a change in between is not missed.
-            if newest().await.is_none_or(|newest| newest > version) {
-                return;
-            }
-            let until = deadline.min(tokio::time::Instant::now() + CATCH_UP);
-            let announced = tokio::time::timeout_at(until, async {
-                loop {
-                    match announcements.recv().await {
-                        Ok((announced, past)) if announced == topic && past > version => return,
-                        Ok(_) => {}
-                        Err(broadcast::error::RecvError::Lagged(_)) => return,
-                        Err(broadcast::error::RecvError::Closed) => {
-                            std::future::pending::<()>().await
-                        }
-                    }
-                }
-            })
-            .await;
-            if announced.is_ok() || tokio::time::Instant::now() >= deadline {
-                return;
-            }
+        let mut watch = self.waiters.watch(topic);
+        // Asked after the watch began, so a change in between is not missed.
+        if newest().await.is_none_or(|newest| newest > version) {
+            return;
         }
+        let deadline = tokio::time::Instant::now() + wait.min(self.longest_wait);
+        let _ = tokio::time::timeout_at(deadline, watch.past(version)).await;
+    }
+
+    /// The same notifier, which every [`CATCH_UP`] asks `db` for the newest version of every
+    /// topic a reader waits on (a query per few hundred topics, whatever the number of
+    /// readers) and announces here what moved: the bound on the delay a lost announcement
+    /// causes. The task ends with the last clone of the notifier.
+    pub fn catching_up(self, db: Db) -> Notifier {
+        tokio::spawn(catch_up(
+            db,
+            Arc::downgrade(&self.waiters),
+            self.freshness.clone(),
+        ));
+        self
     }
 
     /// Records a version the database reported, without announcing it.
@@ -226,7 +299,7 @@ impl Notifier {
     /// Announces a committed version to this process and (on PostgreSQL) to the others.
     pub fn announce(&self, match_id: &str, version: i64) {
         Notifier::note(&self.freshness, match_id, version);
-        let _ = self.sender.send((match_id.to_owned(), version));
+        self.waiters.tell(match_id, version);
         if let Some(outbox) = &self.outbox {
             let _ = outbox.send((match_id.to_owned(), version));
         }
@@ -250,9 +323,53 @@ async fn publish(db: Db, mut pending: mpsc::UnboundedReceiver<(String, i64)>) {
     }
 }
 
+/// Topics asked for per query of the catch-up.
+const CAUGHT_UP_PER_QUERY: usize = 500;
+
+/// Every [`CATCH_UP`], the newest version of every waited topic from the database, told to
+/// its readers (who wake only if it passed what they wait for).
+async fn catch_up(db: Db, waiters: std::sync::Weak<Waiters>, freshness: Arc<Freshness>) {
+    loop {
+        tokio::time::sleep(CATCH_UP).await;
+        let Some(waiters) = waiters.upgrade() else {
+            return;
+        };
+        let (mut matches, mut accounts) = (Vec::new(), Vec::new());
+        for topic in waiters.lock().keys() {
+            match topic.strip_prefix(ACCOUNT_TOPIC) {
+                Some(account) => accounts.push(account.to_owned()),
+                None => matches.push(topic.clone()),
+            }
+        }
+        for ids in matches.chunks(CAUGHT_UP_PER_QUERY) {
+            match db.match_versions(ids).await {
+                Ok(versions) => {
+                    for (id, version) in versions {
+                        Notifier::note(&freshness, &id, version);
+                        waiters.tell(&id, version);
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "could not catch up with matches' versions"),
+            }
+        }
+        for ids in accounts.chunks(CAUGHT_UP_PER_QUERY) {
+            match db.notification_seqs(ids).await {
+                Ok(seqs) => {
+                    for (id, seq) in seqs {
+                        waiters.tell(&account_topic(&id), seq);
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "could not catch up with accounts' notifications")
+                }
+            }
+        }
+    }
+}
+
 /// Listens for other processes' announcements, reconnecting after the database restarts
 /// (with a new epoch: notifications may have been lost meanwhile).
-async fn listen(sender: broadcast::Sender<(String, i64)>, freshness: Arc<Freshness>, url: String) {
+async fn listen(waiters: Arc<Waiters>, freshness: Arc<Freshness>, url: String) {
     loop {
         match sqlx::postgres::PgListener::connect(&url).await {
             Ok(mut listener) => {
@@ -270,7 +387,7 @@ async fn listen(sender: broadcast::Sender<(String, i64)>, freshness: Arc<Freshne
                                 && let Ok(version) = version.parse()
                             {
                                 Notifier::note(&freshness, id, version);
-                                let _ = sender.send((id.to_owned(), version));
+                                waiters.tell(id, version);
                             }
                         }
                     }
@@ -303,6 +420,51 @@ mod tests {
         assert!(notifier.is_current("other", 1, checkpoint));
         notifier.learned("other", 2);
         assert!(!notifier.is_current("other", 1, checkpoint));
+    }
+
+    #[tokio::test]
+    async fn an_announcement_wakes_the_readers_of_its_topic_only() {
+        let notifier = Notifier::in_process();
+        let database = || async { Some(3) };
+        let waiting = |topic: &'static str| {
+            let notifier = notifier.clone();
+            tokio::spawn(async move {
+                notifier
+                    .wait_past(topic, 3, Duration::from_secs(60), database)
+                    .await
+            })
+        };
+        let (on_a, on_b) = (waiting("a"), waiting("b"));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert_eq!(
+            notifier.waiters.lock().len(),
+            2,
+            "a channel per topic waited on"
+        );
+        notifier.announce("b", 3);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(
+            !on_b.is_finished(),
+            "b's reader woke for the version it had"
+        );
+        notifier.announce("b", 4);
+        tokio::time::timeout(Duration::from_secs(1), on_b)
+            .await
+            .expect("b's reader woke")
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!on_a.is_finished(), "a's reader woke for b");
+        assert_eq!(
+            notifier.waiters.lock().len(),
+            1,
+            "b's channel went with its reader"
+        );
+        notifier.announce("a", 9);
+        tokio::time::timeout(Duration::from_secs(1), on_a)
+            .await
+            .expect("a's reader woke")
+            .unwrap();
+        assert!(notifier.waiters.lock().is_empty());
     }
 
     #[test]

@@ -90,7 +90,8 @@ impl Application {
             Backend::Sqlite => Notifier::in_process(),
             Backend::Postgres => Notifier::postgres(db.clone(), settings.database.session_url()),
         }
-        .waiting_at_most(longest_hold);
+        .waiting_at_most(longest_hold)
+        .catching_up(db.clone());
         let notifications = web::Data::new(Notifications::new(
             db.clone(),
             notifier.clone(),

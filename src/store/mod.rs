@@ -18,6 +18,7 @@
 //! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries;
 //!   [`stream_tickets`]: single-use tickets that open a stream from a browser;
 //! - [`work`]: background work on matches (clocks, bot turns) shared by processes with leases;
+//!   `topics`: the newest versions of many matches and accounts at once (the notifier's catch-up);
 //!   `backlog`: how much of each kind of background work waits, for the metrics;
 //! - `statements`: [`query`], sqlx's, with unnamed statements behind a transaction pooler;
 //! - [`transfer`]: whole tables read from one database and written to another, with digests
@@ -40,6 +41,7 @@ mod sqlite_file;
 mod statements;
 pub mod stream_tickets;
 pub mod tokens;
+mod topics;
 pub mod transfer;
 pub mod webhooks;
 pub mod work;

@@ -8,7 +8,9 @@
 //!    first view from a server process just started;
 //! 6. accepted moves on SQLite, the default, against single-row insert transactions on SQLite at
 //!    the same concurrency (WAL, the server's `synchronous` and lock wait, a file beside the
-//!    server's).
+//!    server's);
+//! 7. (`scale.rs`) moves with 10,000 matches played at once against the 64 of phase 1, and moves
+//!    on a server process of its own while 10,000 event streams are held, with its memory.
 //!
 //! `cargo bench --bench server` (needs PostgreSQL at `DATABASE_URL`, default
 //! `postgres://postgres@127.0.0.1:5432/postgres`, and `pgbench` on the PATH). The load runs
@@ -30,11 +32,13 @@ use sqlx::{Connection, Executor, PgConnection};
 const CONCURRENCY: usize = 64;
 const PHASE: Duration = Duration::from_secs(10);
 
+#[path = "../common/mod.rs"]
 mod common;
 use common::XorShift;
+mod scale;
 
 // The test suite's database and server helpers: a database of its own, dropped at the end.
-#[path = "../tests/api/helpers.rs"]
+#[path = "../../tests/api/helpers.rs"]
 #[allow(dead_code)]
 mod helpers;
 use helpers::{TestDatabase, json_of};
@@ -145,8 +149,74 @@ async fn view(client: &reqwest::Client, base: &str, table: &Table, seat: usize) 
         .unwrap()
 }
 
-/// Plays random legal moves on one match until the phase ends (or its log holds `events`
-/// entries); returns accepted-move latencies.
+/// One match as the bench plays it: its table, the view last seen, and its choices' seed.
+struct Game {
+    table: Table,
+    base: String,
+    moves: String,
+    current: Seen,
+    rng: XorShift,
+}
+
+/// What one request of a [`Game`] did.
+enum Step {
+    /// A move was accepted, in this long.
+    Moved(Duration),
+    /// The turn had passed to the other seat (or a move was refused): its view was read.
+    Looked,
+    /// Nobody can move any more.
+    Over,
+}
+
+impl Game {
+    async fn new(client: &reqwest::Client, base: &str, table: Table, seed: u64) -> Game {
+        let current = view(client, base, &table, 0).await;
+        Game {
+            moves: format!("{base}/v1/matches/{}/moves", table.id),
+            base: base.to_owned(),
+            table,
+            current,
+            rng: XorShift(seed),
+        }
+    }
+
+    /// One request: a random legal move by the seat to move, or the view of the seat whose
+    /// turn it is now.
+    async fn step(&mut self, client: &reqwest::Client) -> Step {
+        let Some(turn) = self.current.turn else {
+            return Step::Over;
+        };
+        if self.current.your_seat != Some(turn) {
+            self.current = view(client, &self.base, &self.table, turn).await;
+            return Step::Looked;
+        }
+        let legal = std::mem::take(&mut self.current.legal_actions);
+        if legal.is_empty() {
+            return Step::Over;
+        }
+        let action = legal[self.rng.below(legal.len())];
+        let body = json!({"expected_version": self.current.version, "action": action});
+        let started = Instant::now();
+        let response = client
+            .post(&self.moves)
+            .bearer_auth(&self.table.tokens[turn])
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        if response.status() == 200 {
+            self.current = response.json().await.unwrap();
+            Step::Moved(started.elapsed())
+        } else {
+            response.bytes().await.unwrap();
+            self.current = view(client, &self.base, &self.table, turn).await;
+            Step::Looked
+        }
+    }
+}
+
+/// Plays random legal moves on one match until `until` (or its log holds `events` entries);
+/// returns accepted-move latencies.
 async fn play(
     client: reqwest::Client,
     base: String,
@@ -155,38 +225,40 @@ async fn play(
     until: Instant,
     events: i64,
 ) -> Vec<Duration> {
-    let mut rng = XorShift(seed);
+    let mut game = Game::new(&client, &base, table, seed).await;
     let mut latencies = Vec::new();
-    let mut current = view(&client, &base, &table, 0).await;
-    let url = format!("{base}/v1/matches/{}/moves", table.id);
-    while Instant::now() < until && current.version < events {
-        let Some(turn) = current.turn else {
-            break;
-        };
-        if current.your_seat != Some(turn) {
-            current = view(&client, &base, &table, turn).await;
-            continue;
+    while Instant::now() < until && game.current.version < events {
+        match game.step(&client).await {
+            Step::Moved(took) => latencies.push(took),
+            Step::Looked => {}
+            Step::Over => break,
         }
-        let legal = std::mem::take(&mut current.legal_actions);
-        if legal.is_empty() {
-            break;
-        }
-        let action = legal[rng.below(legal.len())];
-        let body = json!({"expected_version": current.version, "action": action});
-        let started = Instant::now();
-        let response = client
-            .post(&url)
-            .bearer_auth(&table.tokens[turn])
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        if response.status() == 200 {
-            current = response.json().await.unwrap();
-            latencies.push(started.elapsed());
-        } else {
-            response.bytes().await.unwrap();
-            current = view(&client, &base, &table, turn).await;
+    }
+    latencies
+}
+
+/// Plays `games` in turn, one move each, from the barrier on for one phase; returns
+/// accepted-move latencies.
+async fn play_in_turn(
+    client: reqwest::Client,
+    mut games: Vec<Game>,
+    start: std::sync::Arc<tokio::sync::Barrier>,
+) -> Vec<Duration> {
+    start.wait().await;
+    let until = Instant::now() + PHASE;
+    let mut latencies = Vec::new();
+    let mut next = 0;
+    while Instant::now() < until && !games.is_empty() {
+        next %= games.len();
+        match games[next].step(&client).await {
+            Step::Moved(took) => {
+                latencies.push(took);
+                next += 1;
+            }
+            Step::Looked => {}
+            Step::Over => {
+                games.swap_remove(next);
+            }
         }
     }
     latencies
@@ -314,72 +386,101 @@ async fn seat_tables(
     for index in 0..count {
         let host = login(client, base, &format!("{prefix}host{index}")).await;
         let guest = login(client, base, &format!("{prefix}guest{index}")).await;
-        let created = json_of(
-            client.post(format!("{base}/v1/matches")).bearer_auth(&host).json(
-                &json!({"rules": {"preset": "standard", "game_end": {"hands": 1000}}, "seats": 2}),
-            ),
-        )
-        .await;
-        let id = created["id"].as_str().unwrap().to_owned();
-        client
-            .post(format!("{base}/v1/matches/{id}/join"))
-            .bearer_auth(&guest)
-            .json(&json!({}))
-            .send()
-            .await
-            .unwrap();
-        tables.push(Table {
-            id,
-            tokens: [host, guest],
-        });
+        tables.push(open_table(client, base, host, guest).await);
     }
     tables
 }
 
-/// Plays every table for one phase; prints and returns the accepted moves per second.
+/// A public two-seat `standard` match that runs for a thousand hands, opened by `host` and
+/// joined by `guest`.
+async fn open_table(client: &reqwest::Client, base: &str, host: String, guest: String) -> Table {
+    let created = json_of(
+        client
+            .post(format!("{base}/v1/matches"))
+            .bearer_auth(&host)
+            .json(
+                &json!({"rules": {"preset": "standard", "game_end": {"hands": 1000}}, "seats": 2}),
+            ),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let joined = client
+        .post(format!("{base}/v1/matches/{id}/join"))
+        .bearer_auth(&guest)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
+    Table {
+        id,
+        tokens: [host, guest],
+    }
+}
+
+/// What a phase of moves measured.
+struct Moves {
+    per_second: f64,
+    p99_ms: f64,
+}
+
+/// Plays the tables for one phase, `CONCURRENCY` players at once, each with its share of the
+/// tables in turn (one table each: a match per player; more: the player moves from match to
+/// match); prints and returns the accepted moves per second and their p99. `db`, the server's
+/// own store when it runs in this process, gives the moves per transaction.
 async fn moves_phase(
     client: &reqwest::Client,
     base: &str,
-    db: &kings_corner::store::Db,
+    db: Option<&kings_corner::store::Db>,
     tables: Vec<Table>,
     label: &str,
-) -> f64 {
-    let writes_before = db.append_statistics();
-    // Each phase says when it starts: benches/profile.py records exactly the phase it profiles.
-    println!(
-        "{label}: {CONCURRENCY} matches seated; playing for {} s",
-        PHASE.as_secs()
-    );
-    let until = Instant::now() + PHASE;
-    let started = Instant::now();
-    let tasks: Vec<_> = tables
+) -> Moves {
+    let count = tables.len();
+    let mut shares: Vec<Vec<Table>> = (0..CONCURRENCY).map(|_| Vec::new()).collect();
+    for (index, table) in tables.into_iter().enumerate() {
+        shares[index % CONCURRENCY].push(table);
+    }
+    let start = std::sync::Arc::new(tokio::sync::Barrier::new(CONCURRENCY + 1));
+    let tasks: Vec<_> = shares
         .into_iter()
         .enumerate()
-        .map(|(index, table)| {
-            tokio::spawn(play(
-                client.clone(),
-                base.to_owned(),
-                table,
-                index as u64 + 1,
-                until,
-                i64::MAX,
-            ))
+        .map(|(player, share)| {
+            let (client, base, start) = (client.clone(), base.to_owned(), start.clone());
+            tokio::spawn(async move {
+                let mut games = Vec::new();
+                for (index, table) in share.into_iter().enumerate() {
+                    let seed = (player + index * CONCURRENCY) as u64 + 1;
+                    games.push(Game::new(&client, &base, table, seed).await);
+                }
+                play_in_turn(client, games, start).await
+            })
         })
         .collect();
+    let writes_before = db.and_then(kings_corner::store::Db::append_statistics);
+    // Each phase says when it starts: benches/profile.py records exactly the phase it profiles.
+    println!(
+        "{label}: {count} matches seated; playing for {} s",
+        PHASE.as_secs()
+    );
+    start.wait().await;
+    let started = Instant::now();
     let mut latencies = Vec::new();
     for task in tasks {
         latencies.extend(task.await.unwrap());
     }
     let elapsed = started.elapsed().as_secs_f64();
     latencies.sort();
-    let moves_per_second = latencies.len() as f64 / elapsed;
+    let per_second = latencies.len() as f64 / elapsed;
+    let p99_ms = percentile(&latencies, 0.99).as_secs_f64() * 1000.0;
     println!(
-        "{label}: {} accepted in {elapsed:.1} s = {moves_per_second:.0}/s over {CONCURRENCY} matches; p50 {:.1} ms, p99 {:.1} ms",
+        "{label}: {} accepted in {elapsed:.1} s = {per_second:.0}/s over {count} matches; p50 {:.1} ms, p99 {p99_ms:.1} ms",
         latencies.len(),
         percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
-        percentile(&latencies, 0.99).as_secs_f64() * 1000.0
     );
-    if let (Some(before), Some(after)) = (writes_before, db.append_statistics()) {
+    if let (Some(before), Some(after)) = (
+        writes_before,
+        db.and_then(kings_corner::store::Db::append_statistics),
+    ) {
         println!(
             "{label}: {:.1} appends per transaction on average ({} retried alone)",
             (after.appends - before.appends) as f64
@@ -387,7 +488,7 @@ async fn moves_phase(
             after.retried - before.retried
         );
     }
-    moves_per_second
+    Moves { per_second, p99_ms }
 }
 
 /// How long the long match's log is.
@@ -506,7 +607,26 @@ async fn main() {
             )
         })
         .collect();
-    let moves_per_second = moves_phase(&client, &base, &db, tables, "moves").await;
+    let moving = tables.clone();
+    let moves_per_second = moves_phase(&client, &base, Some(&db), tables, "moves")
+        .await
+        .per_second;
+
+    let started = Instant::now();
+    let many = scale::seat_many(&client, &base, scale::MANY).await;
+    println!(
+        "many matches: {} seated in {:.1} s",
+        many.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let at_once = moves_phase(&client, &base, Some(&db), many.clone(), "many matches")
+        .await
+        .per_second;
+    println!(
+        "many matches: {at_once:.0} moves/s with {} matches played at once, {moves_per_second:.0}/s with {CONCURRENCY}: {:.0}%",
+        many.len(),
+        at_once / moves_per_second * 100.0
+    );
 
     let mut bench_db = PgConnection::connect(&url).await.unwrap();
     bench_db.execute("CREATE TABLE bench_insert (id BIGSERIAL PRIMARY KEY, match_id TEXT, seq BIGINT, body TEXT)").await.unwrap();
@@ -548,6 +668,7 @@ async fn main() {
         views / trivial * 100.0
     );
     long_match(&client, &base, &settings).await;
+    scale::held_streams(&client, &url, &moving, &many).await;
     drop(bench_db);
     drop(database);
 
@@ -559,7 +680,9 @@ async fn main() {
     let connections = settings.database.max_connections;
     let (db, base) = helpers::start(settings).await;
     let tables = seat_tables(&client, &base, CONCURRENCY, "").await;
-    let moves_per_second = moves_phase(&client, &base, &db, tables, "sqlite moves").await;
+    let moves_per_second = moves_phase(&client, &base, Some(&db), tables, "sqlite moves")
+        .await
+        .per_second;
     let inserts = sqlite_inserts(directory.path(), connections).await;
     println!(
         "sqlite inserts: {inserts:.0} single-row insert transactions/s at {CONCURRENCY} tasks over {connections} connections; moves reach {:.0}% of it",
