@@ -26,8 +26,15 @@ pub trait NumberedLog {
     /// The newest number written (0 for an empty log).
     fn newest(&self) -> impl Future<Output = Result<i64, Self::Error>>;
 
-    /// Returns once a number past `after` is written, or `wait` runs out.
-    fn wait_past(&self, after: i64, wait: Duration) -> impl Future<Output = ()>;
+    /// Returns once a number past `after` is written (true: it may have been), or `wait`
+    /// runs out (false).
+    fn wait_past(&self, after: i64, wait: Duration) -> impl Future<Output = bool>;
+
+    /// [`NumberedLog::wait_past`] again, for a reader whose last wait past `after` ran out
+    /// just now: the log need not ask its store first (see [`crate::live::Notifier::wait_more`]).
+    fn wait_more(&self, after: i64, wait: Duration) -> impl Future<Output = bool> {
+        self.wait_past(after, wait)
+    }
 
     /// An item's number.
     fn number(item: &Self::Item) -> i64;
@@ -43,7 +50,10 @@ pub async fn poll<L: NumberedLog>(
 ) -> Result<(Vec<L::Item>, i64), L::Error> {
     let mut newest = newest;
     if newest <= after && !wait.is_zero() {
-        log.wait_past(after, wait).await;
+        if !log.wait_past(after, wait).await {
+            // Nothing came: an empty page, read from no one.
+            return Ok((Vec::new(), newest));
+        }
         newest = log.newest().await?;
     }
     Ok((log.after(after).await?, newest))
@@ -65,6 +75,7 @@ pub fn follow<L: NumberedLog>(log: L, after: i64) -> impl Stream<Item = Followed
         log,
         after,
         pending: Vec::new(),
+        quiet: false,
     };
     futures_util::stream::unfold(start, |mut following| async move {
         let item = following.next().await?;
@@ -78,6 +89,9 @@ struct Following<L: NumberedLog> {
     after: i64,
     /// Read but not yet yielded, newest first.
     pending: Vec<L::Item>,
+    /// The last wait ran out with nothing new: the log was read to its end, and is waited on
+    /// again without a read.
+    quiet: bool,
 }
 
 impl<L: NumberedLog> Following<L> {
@@ -86,16 +100,20 @@ impl<L: NumberedLog> Following<L> {
             if let Some(item) = self.pending.pop() {
                 return Some(Followed::Item(item));
             }
-            let mut page = self.log.after(self.after).await.ok()?;
-            if let Some(last) = page.last() {
-                self.after = L::number(last);
-                page.reverse();
-                self.pending = page;
-                continue;
-            }
-            let before = self.after;
-            self.log.wait_past(before, KEEP_ALIVE).await;
-            if self.log.newest().await.ok()? <= before {
+            let moved = if self.quiet {
+                self.log.wait_more(self.after, KEEP_ALIVE).await
+            } else {
+                let mut page = self.log.after(self.after).await.ok()?;
+                if let Some(last) = page.last() {
+                    self.after = L::number(last);
+                    page.reverse();
+                    self.pending = page;
+                    continue;
+                }
+                self.log.wait_past(self.after, KEEP_ALIVE).await
+            };
+            self.quiet = !moved;
+            if !moved {
                 return Some(Followed::KeepAlive);
             }
         }
@@ -142,10 +160,12 @@ mod tests {
             Ok(self.items.lock().unwrap().last().copied().unwrap_or(0))
         }
 
-        async fn wait_past(&self, _after: i64, _wait: Duration) {
-            if let Some(next) = self.writes_on_wait.lock().unwrap().pop() {
+        async fn wait_past(&self, _after: i64, _wait: Duration) -> bool {
+            let next = self.writes_on_wait.lock().unwrap().pop();
+            if let Some(next) = next {
                 self.items.lock().unwrap().push(next);
             }
+            next.is_some()
         }
 
         fn number(item: &i64) -> i64 {
@@ -163,11 +183,11 @@ mod tests {
     }
 
     /// A stream yields every item once, in order, across pages and waits; a quiet wait is a
-    /// keep-alive; a failed read ends it.
+    /// keep-alive, and quiet waits go on without reading the log; a failed read ends it.
     #[tokio::test]
     async fn a_followed_log_yields_each_item_once_in_order() {
         let log = memory(vec![1, 2, 3], vec![4], 4);
-        let followed: Vec<_> = follow(log, 1).collect().await;
+        let followed: Vec<_> = follow(log, 1).take(6).collect().await;
         assert_eq!(
             followed,
             [
@@ -175,9 +195,18 @@ mod tests {
                 Followed::Item(3),
                 // Page 2 is empty: the wait writes 4.
                 Followed::Item(4),
-                // Nothing more: a keep-alive, then the fifth read fails.
+                // Nothing more (the fourth read): keep-alives, reading nothing more.
+                Followed::KeepAlive,
+                Followed::KeepAlive,
                 Followed::KeepAlive,
             ]
+        );
+        let log = memory(vec![1, 2, 3], vec![], 1);
+        let followed: Vec<_> = follow(log, 1).collect().await;
+        assert_eq!(
+            followed,
+            [Followed::Item(2), Followed::Item(3)],
+            "the second read fails"
         );
     }
 

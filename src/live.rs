@@ -253,29 +253,46 @@ impl Notifier {
     }
 
     /// Waits until `topic` passes `version` or `wait` (at most the notifier's longest wait)
-    /// runs out. Announcements wake it at once; one that never comes (lost while a listener
-    /// reconnected, or never published by a process that died) is made up within
-    /// [`CATCH_UP`] by the notifier's catch-up ([`Notifier::catching_up`]), which asks the
-    /// database for every waited topic at once. `newest` (the database) is asked once, as the
-    /// wait begins; its answering `None` (nothing to wait for any more, or the database
-    /// failing) ends the wait.
+    /// runs out; whether it passed (or may have: see below). Announcements wake it at once;
+    /// one that never comes (lost while a listener reconnected, or never published by a
+    /// process that died) is made up within [`CATCH_UP`] by the notifier's catch-up
+    /// ([`Notifier::catching_up`]), which asks the database for every waited topic at once.
+    /// `newest` (the database) is asked once, as the wait begins; its answering `None` (nothing
+    /// to wait for any more, or the database failing) ends the wait at once, as passed, so
+    /// that the reader reads and finds out.
     pub async fn wait_past<Newest, Asked>(
         &self,
         topic: &str,
         version: i64,
         wait: Duration,
         newest: Newest,
-    ) where
+    ) -> bool
+    where
         Newest: FnOnce() -> Asked,
         Asked: Future<Output = Option<i64>>,
     {
-        let mut watch = self.waiters.watch(topic);
+        let watch = self.waiters.watch(topic);
         // Asked after the watch began, so a change in between is not missed.
         if newest().await.is_none_or(|newest| newest > version) {
-            return;
+            return true;
         }
+        self.wait(watch, version, wait).await
+    }
+
+    /// [`Notifier::wait_past`] for a reader whose previous wait on `topic` ran out just now
+    /// with nothing new (a stream between two keep-alives): it does not ask the database
+    /// first; should a version have come in the moment between the two waits, the catch-up
+    /// tells it within [`CATCH_UP`]. So a quiet stream costs the database nothing.
+    pub async fn wait_more(&self, topic: &str, version: i64, wait: Duration) -> bool {
+        let watch = self.waiters.watch(topic);
+        self.wait(watch, version, wait).await
+    }
+
+    async fn wait(&self, mut watch: Watch, version: i64, wait: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + wait.min(self.longest_wait);
-        let _ = tokio::time::timeout_at(deadline, watch.past(version)).await;
+        tokio::time::timeout_at(deadline, watch.past(version))
+            .await
+            .is_ok()
     }
 
     /// The same notifier, which every [`CATCH_UP`] asks `db` for the newest version of every

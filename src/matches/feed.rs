@@ -136,7 +136,7 @@ impl<M: Borrow<Matches>> NumberedLog for MatchLog<M> {
             .ok_or(MatchError::NotFound)
     }
 
-    async fn wait_past(&self, after: i64, wait: Duration) {
+    async fn wait_past(&self, after: i64, wait: Duration) -> bool {
         let matches: &Matches = self.matches.borrow();
         matches
             .notifier
@@ -148,7 +148,15 @@ impl<M: Borrow<Matches>> NumberedLog for MatchLog<M> {
                     .ok()
                     .flatten()
             })
-            .await;
+            .await
+    }
+
+    async fn wait_more(&self, after: i64, wait: Duration) -> bool {
+        let matches: &Matches = self.matches.borrow();
+        matches
+            .notifier
+            .wait_more(&self.match_id, after, wait)
+            .await
     }
 
     fn number(logged: &LoggedEvent) -> i64 {

@@ -224,7 +224,7 @@ impl<N: Borrow<Notifications>, A: Borrow<str>> NumberedLog for AccountLog<N, A> 
             .await?)
     }
 
-    async fn wait_past(&self, after: i64, wait: Duration) {
+    async fn wait_past(&self, after: i64, wait: Duration) -> bool {
         let notifications: &Notifications = self.notifications.borrow();
         let account_id: &str = self.account_id.borrow();
         notifications
@@ -232,7 +232,13 @@ impl<N: Borrow<Notifications>, A: Borrow<str>> NumberedLog for AccountLog<N, A> 
             .wait_past(&account_topic(account_id), after, wait, || async {
                 notifications.db.newest_notification(account_id).await.ok()
             })
-            .await;
+            .await
+    }
+
+    async fn wait_more(&self, after: i64, wait: Duration) -> bool {
+        let notifications: &Notifications = self.notifications.borrow();
+        let topic = account_topic(self.account_id.borrow());
+        notifications.live.wait_more(&topic, after, wait).await
     }
 
     fn number(notification: &Notification) -> i64 {
