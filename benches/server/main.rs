@@ -237,15 +237,12 @@ async fn play(
     latencies
 }
 
-/// Plays `games` in turn, one move each, from the barrier on for one phase; returns
-/// accepted-move latencies.
+/// Plays `games` in turn, one move each, until `until`; returns accepted-move latencies.
 async fn play_in_turn(
     client: reqwest::Client,
     mut games: Vec<Game>,
-    start: std::sync::Arc<tokio::sync::Barrier>,
+    until: Instant,
 ) -> Vec<Duration> {
-    start.wait().await;
-    let until = Instant::now() + PHASE;
     let mut latencies = Vec::new();
     let mut next = 0;
     while Instant::now() < until && !games.is_empty() {
@@ -440,30 +437,38 @@ async fn moves_phase(
     for (index, table) in tables.into_iter().enumerate() {
         shares[index % CONCURRENCY].push(table);
     }
-    let start = std::sync::Arc::new(tokio::sync::Barrier::new(CONCURRENCY + 1));
-    let tasks: Vec<_> = shares
+    // Each player first reads its tables' views, untimed.
+    let seating: Vec<_> = shares
         .into_iter()
         .enumerate()
         .map(|(player, share)| {
-            let (client, base, start) = (client.clone(), base.to_owned(), start.clone());
+            let (client, base) = (client.clone(), base.to_owned());
             tokio::spawn(async move {
                 let mut games = Vec::new();
                 for (index, table) in share.into_iter().enumerate() {
                     let seed = (player + index * CONCURRENCY) as u64 + 1;
                     games.push(Game::new(&client, &base, table, seed).await);
                 }
-                play_in_turn(client, games, start).await
+                games
             })
         })
         .collect();
+    let mut players = Vec::new();
+    for games in seating {
+        players.push(games.await.unwrap());
+    }
     let writes_before = db.and_then(kings_corner::store::Db::append_statistics);
     // Each phase says when it starts: benches/profile.py records exactly the phase it profiles.
     println!(
         "{label}: {count} matches seated; playing for {} s",
         PHASE.as_secs()
     );
-    start.wait().await;
+    let until = Instant::now() + PHASE;
     let started = Instant::now();
+    let tasks: Vec<_> = players
+        .into_iter()
+        .map(|games| tokio::spawn(play_in_turn(client.clone(), games, until)))
+        .collect();
     let mut latencies = Vec::new();
     for task in tasks {
         latencies.extend(task.await.unwrap());
@@ -561,8 +566,12 @@ async fn long_match(
         "long match: a move, cached: p50 {long_p50:.2} ms, p99 {long_p99:.2} ms at {LONG_EVENTS}+ events; \
          p50 {fresh_p50:.2} ms, p99 {fresh_p99:.2} ms on a fresh match"
     );
+    let mut tables = seat_tables(client, base, 1, "warm").await;
+    let warm = tables.pop().unwrap();
     for round in 1..=3 {
         let (_db, restarted) = helpers::start(settings.clone()).await;
+        // The process's first request opens its pool's connection: not what is measured.
+        timed_view(client, &restarted, &warm).await;
         let long_view = timed_view(client, &restarted, &long).await;
         let fresh_view = timed_view(client, &restarted, &fresh).await;
         let long_again = timed_view(client, &restarted, &long).await;
@@ -571,6 +580,20 @@ async fn long_match(
              {fresh_view:.1} ms on a fresh match; the next view of the long one {long_again:.2} ms"
         );
     }
+    // The recorder is one per process: these count every server the bench started.
+    let metrics = client
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let snapshots: Vec<&str> = metrics
+        .lines()
+        .filter(|line| line.starts_with("kings_corner_state_snapshots_total{"))
+        .collect();
+    println!("long match: {}", snapshots.join(", "));
 }
 
 #[tokio::main]
@@ -592,8 +615,11 @@ async fn main() {
         println!("through the pooler at {}", settings.database.url);
     }
     let (db, base) = helpers::start(settings.clone()).await;
+    // Idle connections are dropped before the server's keep-alive (5 s) ends them: a request
+    // on a connection the server is closing fails with IncompleteMessage.
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(CONCURRENCY * 2)
+        .pool_idle_timeout(Duration::from_secs(2))
         .build()
         .unwrap();
 

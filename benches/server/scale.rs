@@ -52,7 +52,17 @@ impl Process {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             listener.local_addr().unwrap().to_string()
         };
-        let child = Command::new(env!("CARGO_BIN_EXE_kings-corner"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kings-corner"));
+        // SAFETY: the hook only calls prctl(2), which is async-signal-safe. It stops the
+        // server should the bench die without dropping it (a panic in another task).
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let child = command
             .env("DATABASE_URL", database_url)
             .env("BIND_ADDRESS", &address)
             .env("LOG_LEVEL", "error")
