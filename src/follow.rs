@@ -75,7 +75,7 @@ pub fn follow<L: NumberedLog>(log: L, after: i64) -> impl Stream<Item = Followed
         log,
         after,
         pending: Vec::new(),
-        quiet: false,
+        then: Then::Read,
     };
     futures_util::stream::unfold(start, |mut following| async move {
         let item = following.next().await?;
@@ -89,9 +89,20 @@ struct Following<L: NumberedLog> {
     after: i64,
     /// Read but not yet yielded, newest first.
     pending: Vec<L::Item>,
-    /// The last wait ran out with nothing new: the log was read to its end, and is waited on
-    /// again without a read.
-    quiet: bool,
+    /// What it does once `pending` is yielded.
+    then: Then,
+}
+
+/// What a followed log does next, with nothing read left to yield.
+#[derive(Clone, Copy)]
+enum Then {
+    /// Read a page: something new was announced (or this is the start).
+    Read,
+    /// Wait past the last number read. The wait first asks the log's newest number, so after
+    /// a page this also says whether more is there, without reading an empty page to know.
+    Wait,
+    /// Wait again: the last wait ran out with nothing new, so nothing is asked first.
+    WaitMore,
 }
 
 impl<L: NumberedLog> Following<L> {
@@ -100,22 +111,25 @@ impl<L: NumberedLog> Following<L> {
             if let Some(item) = self.pending.pop() {
                 return Some(Followed::Item(item));
             }
-            let moved = if self.quiet {
-                self.log.wait_more(self.after, KEEP_ALIVE).await
-            } else {
-                let mut page = self.log.after(self.after).await.ok()?;
-                if let Some(last) = page.last() {
-                    self.after = L::number(last);
-                    page.reverse();
-                    self.pending = page;
+            let moved = match self.then {
+                Then::Read => {
+                    let mut page = self.log.after(self.after).await.ok()?;
+                    if let Some(last) = page.last() {
+                        self.after = L::number(last);
+                        page.reverse();
+                        self.pending = page;
+                    }
+                    self.then = Then::Wait;
                     continue;
                 }
-                self.log.wait_past(self.after, KEEP_ALIVE).await
+                Then::Wait => self.log.wait_past(self.after, KEEP_ALIVE).await,
+                Then::WaitMore => self.log.wait_more(self.after, KEEP_ALIVE).await,
             };
-            self.quiet = !moved;
             if !moved {
+                self.then = Then::WaitMore;
                 return Some(Followed::KeepAlive);
             }
+            self.then = Then::Read;
         }
     }
 }
@@ -193,15 +207,15 @@ mod tests {
             [
                 Followed::Item(2),
                 Followed::Item(3),
-                // Page 2 is empty: the wait writes 4.
+                // The wait after the first page writes 4.
                 Followed::Item(4),
-                // Nothing more (the fourth read): keep-alives, reading nothing more.
+                // Nothing more: keep-alives, reading nothing more.
                 Followed::KeepAlive,
                 Followed::KeepAlive,
                 Followed::KeepAlive,
             ]
         );
-        let log = memory(vec![1, 2, 3], vec![], 1);
+        let log = memory(vec![1, 2, 3], vec![4], 1);
         let followed: Vec<_> = follow(log, 1).collect().await;
         assert_eq!(
             followed,

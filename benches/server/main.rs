@@ -417,6 +417,7 @@ async fn open_table(client: &reqwest::Client, base: &str, host: String, guest: S
 
 /// What a phase of moves measured.
 struct Moves {
+    accepted: usize,
     per_second: f64,
     p99_ms: f64,
 }
@@ -493,7 +494,29 @@ async fn moves_phase(
             after.retried - before.retried
         );
     }
-    Moves { per_second, p99_ms }
+    Moves {
+        accepted: latencies.len(),
+        per_second,
+        p99_ms,
+    }
+}
+
+/// PostgreSQL's write-ahead log so far (the whole cluster's): bytes, and full-page images.
+async fn wal(db: &mut PgConnection) -> (f64, f64) {
+    sqlx::query_as("SELECT wal_bytes::float8, wal_fpi::float8 FROM pg_stat_wal")
+        .fetch_one(db)
+        .await
+        .unwrap()
+}
+
+/// What a phase's moves cost PostgreSQL's log, per move.
+fn print_wal(label: &str, before: (f64, f64), after: (f64, f64), moves: usize) {
+    let moves = moves.max(1) as f64;
+    println!(
+        "{label}: {:.2} KB of WAL and {:.2} full-page images per move",
+        (after.0 - before.0) / moves / 1024.0,
+        (after.1 - before.1) / moves
+    );
 }
 
 /// How long the long match's log is.
@@ -634,9 +657,16 @@ async fn main() {
         })
         .collect();
     let moving = tables.clone();
-    let moves_per_second = moves_phase(&client, &base, Some(&db), tables, "moves")
-        .await
-        .per_second;
+    let mut bench_db = PgConnection::connect(&url).await.unwrap();
+    let wal_before = wal(&mut bench_db).await;
+    let moves = moves_phase(&client, &base, Some(&db), tables, "moves").await;
+    print_wal(
+        "moves",
+        wal_before,
+        wal(&mut bench_db).await,
+        moves.accepted,
+    );
+    let moves_per_second = moves.per_second;
 
     let started = Instant::now();
     let many = scale::seat_many(&client, &base, scale::MANY).await;
@@ -645,16 +675,21 @@ async fn main() {
         many.len(),
         started.elapsed().as_secs_f64()
     );
-    let at_once = moves_phase(&client, &base, Some(&db), many.clone(), "many matches")
-        .await
-        .per_second;
+    let wal_before = wal(&mut bench_db).await;
+    let at_once = moves_phase(&client, &base, Some(&db), many.clone(), "many matches").await;
+    print_wal(
+        "many matches",
+        wal_before,
+        wal(&mut bench_db).await,
+        at_once.accepted,
+    );
+    let at_once = at_once.per_second;
     println!(
         "many matches: {at_once:.0} moves/s with {} matches played at once, {moves_per_second:.0}/s with {CONCURRENCY}: {:.0}%",
         many.len(),
         at_once / moves_per_second * 100.0
     );
 
-    let mut bench_db = PgConnection::connect(&url).await.unwrap();
     bench_db.execute("CREATE TABLE bench_insert (id BIGSERIAL PRIMARY KEY, match_id TEXT, seq BIGINT, body TEXT)").await.unwrap();
     match pgbench(&url) {
         Some(tps) => println!(
