@@ -19,6 +19,7 @@ mod operations;
 mod receiver;
 mod rematches;
 mod rules;
+mod scale;
 mod snapshots;
 mod takeover;
 mod talk;

@@ -3,6 +3,11 @@
 -- whatever the batch holds. A match's row is updated only if it is still at the version its
 -- move was decided at; its events, kept response and notifications are written only with its
 -- row. Returns the matches whose appends were written.
+--
+-- The rows of `matches` are found through its primary key (`id = ANY (ARRAY(...))`): joined
+-- to `moves` alone, which PostgreSQL takes for 100 rows whatever the batch holds, the planner
+-- chose to hash the batch and scan every match ever played up to a few thousand matches
+-- (tests/api/scale.rs), and between the two near that size.
 WITH moves AS (
     SELECT * FROM json_to_recordset($1::json) AS m (id TEXT, expected BIGINT, version BIGINT,
         status TEXT, turn_seat BIGINT, turn_changed BOOLEAN, bot_turn BOOLEAN, winners TEXT, now BIGINT,
@@ -15,7 +20,8 @@ WITH moves AS (
         remind_at = moves.remind_at, outcome = moves.outcome, final_totals = moves.final_totals,
         bot_turn_since = CASE WHEN moves.bot_turn
             THEN COALESCE(matches.bot_turn_since, moves.now) ELSE NULL END
-    FROM moves WHERE matches.id = moves.id AND matches.version = moves.expected
+    FROM moves WHERE matches.id = ANY (ARRAY(SELECT id FROM moves))
+        AND matches.id = moves.id AND matches.version = moves.expected
     RETURNING matches.id, moves.now
 ), inserted AS (
     INSERT INTO match_events (match_id, seq, event, hash, created_at)

@@ -23,6 +23,7 @@ use crate::model::{MatchStatus, Outcome};
 use crate::rules::Seat;
 use crate::store::query;
 pub use batcher::{Batcher, Statistics};
+pub use postgres::APPEND_TOGETHER as POSTGRES_BATCH_STATEMENT;
 
 /// What an accepted move changes in the match's row.
 #[derive(Clone, Debug)]

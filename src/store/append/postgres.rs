@@ -90,8 +90,9 @@ struct KeptRecord<'a> {
     response: &'a str,
 }
 
-/// Every append of a batch in one statement (see the file's comments).
-const APPEND_TOGETHER: &str = include_str!("append_batch.sql");
+/// Every append of a batch in one statement (see the file's comments). Public for the test
+/// that checks its plan finds matches by their key (`tests/api/scale.rs`).
+pub const APPEND_TOGETHER: &str = include_str!("append_batch.sql");
 
 /// Runs [`APPEND_TOGETHER`]; returns the matches whose rows were at their expected version and
 /// so were written.
