@@ -531,6 +531,18 @@ fn spread(mut latencies: Vec<Duration>) -> (f64, f64) {
     )
 }
 
+/// The server's `/metrics` text.
+async fn metrics(client: &reqwest::Client, base: &str) -> String {
+    client
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
 /// How long a view takes, in milliseconds.
 async fn timed_view(client: &reqwest::Client, base: &str, table: &Table) -> f64 {
     let started = Instant::now();
@@ -604,14 +616,7 @@ async fn long_match(
         );
     }
     // The recorder is one per process: these count every server the bench started.
-    let metrics = client
-        .get(format!("{base}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = metrics(client, base).await;
     let snapshots: Vec<&str> = metrics
         .lines()
         .filter(|line| line.starts_with("kings_corner_state_snapshots_total{"))

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::{CONCURRENCY, Moves, Table, login, moves_phase, open_table, view};
+use super::{CONCURRENCY, Moves, Table, login, metrics, moves_phase, open_table, view};
 
 /// How many matches are played at once in the many-matches phase, and how many streams are
 /// held in the streams phase.
@@ -109,15 +109,9 @@ impl Process {
 
     /// The connections it holds open, from its metrics.
     async fn held(&self, client: &reqwest::Client) -> f64 {
-        let text = client
-            .get(format!("{}/metrics", self.base))
-            .send()
+        metrics(client, &self.base)
             .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        text.lines()
+            .lines()
             .find_map(|line| line.strip_prefix("kings_corner_held_connections "))
             .and_then(|value| value.parse().ok())
             .unwrap_or(0.0)
