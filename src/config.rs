@@ -43,6 +43,19 @@ pub enum Command {
     Copy(CopyArgs),
     /// Play bots against each other on the engine (no server) and report their strength.
     Tournament(TournamentArgs),
+    /// Ratings of rated tables (docs/ratings.md).
+    #[command(subcommand)]
+    Ratings(RatingsCommand),
+}
+
+/// `kings-corner ratings …`.
+#[derive(Debug, Subcommand)]
+pub enum RatingsCommand {
+    /// Recompute every rating from the logs of the rated matches, in the order they were
+    /// rated, and compare with the stored ratings and their history: exit 1 on any difference.
+    /// Reads only: on PostgreSQL it may run beside the servers; a SQLite file is held by its
+    /// one server, so stop it first (or rebuild a backup).
+    Rebuild,
 }
 
 /// `kings-corner copy`: where from, where to.

@@ -13,6 +13,8 @@
 //!   batch on PostgreSQL).
 //! - [`auth`]: credentials: argon2id passwords, access, refresh and personal tokens, scopes,
 //!   rate limiting.
+//! - [`ratings`]: the rating model of rated tables (pure): Weng-Lin with Plackett-Luce, as
+//!   OpenSkill rates, and the rating players see.
 //! - [`bots`]: built-in bots (pure): a seat's next action decided from that seat's
 //!   [`rules::Knowledge`] alone, and [`bots::tournament`]: bots against bots on the engine.
 //! - [`random`]: unguessable secrets, tokens and invite codes; [`clock`]: the one time the server
@@ -65,6 +67,7 @@ pub mod notifications;
 pub mod play;
 pub mod process;
 pub mod random;
+pub mod ratings;
 pub mod rules;
 pub mod startup;
 pub mod store;

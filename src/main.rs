@@ -1,8 +1,8 @@
 //! The `kings-corner` binary: parse the settings, then serve, migrate, print the OpenAPI, verify
-//! an export, back up, copy, or play a tournament.
+//! an export, back up, copy, play a tournament, or rebuild the ratings.
 
 use clap::Parser;
-use kings_corner::config::{Cli, Command};
+use kings_corner::config::{Cli, Command, RatingsCommand};
 use kings_corner::model::Named;
 use kings_corner::{startup, store, telemetry};
 
@@ -88,6 +88,22 @@ async fn main() -> anyhow::Result<()> {
                     std::process::exit(1);
                 }
             }
+        }
+        Command::Ratings(RatingsCommand::Rebuild) => {
+            let db = store::Db::connect(&settings.database).await?;
+            let matches = kings_corner::matches::Matches::new(
+                db,
+                1,
+                kings_corner::live::Notifier::in_process(),
+                std::sync::Arc::new(kings_corner::clock::SystemClock),
+                kings_corner::live::Wake::default(),
+            );
+            let report = matches.rebuild_ratings().await?;
+            println!("{report}");
+            if !report.differences.is_empty() {
+                std::process::exit(1);
+            }
+            Ok(())
         }
         Command::Migrate => {
             telemetry::init(&settings.log_level, &settings.log_format);

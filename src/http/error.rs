@@ -176,6 +176,7 @@ impl From<MatchError> for ApiError {
             | MatchError::InvalidRules { .. }
             | MatchError::InvalidClock { .. }
             | MatchError::InvalidClientSeed
+            | MatchError::NotRateable(_)
             | MatchError::TooManyBots { .. }
             | MatchError::UnknownUsername
             | MatchError::InvalidQuery { .. }

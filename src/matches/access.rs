@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use super::MatchError;
 use crate::bots::Level;
 use crate::model::Visibility;
-use crate::rules::Seat;
+use crate::rules::{Preset, Seat};
 use crate::store::{MatchRow, SeatOf, SeatRow};
 
 /// What stays fixed once a match has started: who sits where, who may watch, and whether the
@@ -35,6 +35,8 @@ pub struct Table {
     pub auto_end_turn: bool,
     /// Whether a seated player may ask for a hint.
     pub hints: bool,
+    /// A rated match: the pool its end is rated in.
+    pub rating_pool: Option<Preset>,
 }
 
 impl Table {
@@ -53,6 +55,7 @@ impl Table {
             }
         }
         table.hints = row.hints;
+        table.rating_pool = row.rating_pool;
         table.spectator_code.clone_from(&row.spectator_code);
         table
     }
@@ -80,6 +83,7 @@ impl Table {
             seats,
             auto_end_turn,
             hints: true,
+            rating_pool: None,
         }
     }
 
@@ -329,6 +333,7 @@ mod tests {
                 hints: true,
                 clock: None,
                 on_timeout: OnTimeout::Claim,
+                rating_pool: None,
             };
             open_match("creator", settings, 0).0
         };

@@ -28,6 +28,7 @@ use super::access::{Player, Role};
 use super::cache::MatchState;
 use super::clock::MatchClock;
 use super::log::{Entry, Note};
+use super::rated::Unrateable;
 use super::{MatchError, MatchSummary, Matches};
 use crate::background::{self, Schedule};
 use crate::bots::{self, Level};
@@ -125,6 +126,9 @@ impl Matches {
         Role::at(&change.row, player.viewer(), seat_of).acts()?;
         if change.row.status != MatchStatus::Open {
             return Err(MatchError::MatchStarted);
+        }
+        if change.row.rating_pool.is_some() {
+            return Err(MatchError::NotRateable(Unrateable::Bots));
         }
         let taken = change.seats.len();
         if taken >= usize::from(change.row.seat_count) {

@@ -2,6 +2,7 @@
 //! [`MatchError::code`] and a sentence for the player, as [`RuleError`] has. The HTTP layer
 //! maps them to statuses in one place (`http::error`).
 
+pub use super::rated::Unrateable;
 use crate::rules::{RuleError, RulesError, Seat};
 use crate::store::StoreError;
 
@@ -124,6 +125,9 @@ pub enum MatchError {
         /// What is wrong with it.
         detail: String,
     },
+    /// A rated table asked for with a setting ratings cannot be fair under.
+    #[error("{0}")]
+    NotRateable(Unrateable),
     /// A client seed longer than [`super::lobby::MAX_CLIENT_SEED`] characters.
     #[error("A client seed is at most 128 characters.")]
     InvalidClientSeed,
@@ -204,6 +208,7 @@ impl MatchError {
             MatchError::InvalidRules { .. } => "invalid_rules",
             MatchError::InvalidClock { .. } => "invalid_clock",
             MatchError::InvalidClientSeed => "invalid_client_seed",
+            MatchError::NotRateable(why) => why.code(),
             MatchError::InvalidQuery { .. } => "invalid_query",
             MatchError::InvalidIdempotencyKey => "invalid_idempotency_key",
             MatchError::IdempotencyKeyReused => "idempotency_key_reused",
@@ -228,6 +233,7 @@ impl MatchError {
             MatchError::IdempotencyKeyReused => Some("Idempotency-Key"),
             MatchError::UnknownUsername => Some("username"),
             MatchError::TooManyBots { .. } => Some("bots"),
+            MatchError::NotRateable(why) => Some(why.field()),
             _ => None,
         }
     }

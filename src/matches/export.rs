@@ -104,6 +104,9 @@ pub struct Verified {
     pub hands: u32,
     /// The winners the re-play arrived at.
     pub winners: Vec<Seat>,
+    /// Each seat's place the re-play arrived at, 1 the best (docs/rules.md §7.5; empty for an
+    /// aborted match).
+    pub standings: Vec<u8>,
 }
 
 /// Checks an export: the commitment, the hash chain, the checked replay of every event from
@@ -173,6 +176,7 @@ pub fn verify(export: &MatchExport) -> Result<Verified, String> {
         events: export.events.len(),
         hands: state.hand_number(),
         winners: state.winners().unwrap_or_default().to_vec(),
+        standings: state.standings().unwrap_or_default(),
     })
 }
 

@@ -9,6 +9,7 @@ use super::access::Player;
 use super::bots::BotRequest;
 use super::cache::MatchState;
 use super::log::{self, Entry};
+use super::rated::{self, TableAsked};
 use super::state::advance;
 use super::{MatchError, MatchSummary, Matches};
 use crate::live::Checkpoint;
@@ -16,7 +17,7 @@ use crate::model::{
     CLOCK_PRESETS, ClockSettings, MOST_BANK_SECONDS, MOST_TURN_SECONDS, MatchStatus, OnTimeout,
     Visibility,
 };
-use crate::rules::{Rules, RulesError};
+use crate::rules::{Preset, Rules, RulesError};
 use crate::store::append::Append;
 use crate::store::{MatchRow, NewMatch, SeatRow};
 use crate::{random, rules};
@@ -55,9 +56,15 @@ pub struct CreateMatch {
     /// table they fill starts at once (solo play).
     #[serde(default)]
     pub bots: Vec<BotRequest>,
-    /// Whether seated players may ask for hints (default true).
-    #[serde(default = "yes")]
-    pub hints: bool,
+    /// Whether seated players may ask for hints (default true; false at a rated table, which
+    /// plays without them).
+    pub hints: Option<bool>,
+    /// Whether the match is rated (default false): its end changes its players' ratings in the
+    /// pool of its preset (docs/ratings.md). A rated table needs a clock, `on_timeout` `claim` or
+    /// `forfeit`, people in every seat (no `bots`), a preset's rules unchanged but for the
+    /// number of seats, and no hints.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A clock for a new match: a preset's name, or its figures.
@@ -125,6 +132,17 @@ impl Matches {
                 detail: "on_timeout needs a clock".into(),
             });
         }
+        let rating_pool = if request.rated {
+            Some(rated::pool_of(&TableAsked {
+                rules: &rules,
+                clock: clock.as_ref(),
+                on_timeout: request.on_timeout,
+                bots: request.bots.len(),
+                hints: request.hints,
+            })?)
+        } else {
+            None
+        };
         let most_bots = rules.players - 1;
         if request.bots.len() > usize::from(most_bots) {
             return Err(MatchError::TooManyBots {
@@ -138,9 +156,10 @@ impl Matches {
                 visibility: request.visibility,
                 rules,
                 auto_end_turn: request.auto_end_turn,
-                hints: request.hints,
+                hints: request.hints.unwrap_or(rating_pool.is_none()),
                 clock,
                 on_timeout: request.on_timeout.unwrap_or_default(),
+                rating_pool,
             },
             self.clock.now(),
         );
@@ -227,6 +246,7 @@ pub(super) struct TableSettings {
     pub hints: bool,
     pub clock: Option<ClockSettings>,
     pub on_timeout: OnTimeout,
+    pub rating_pool: Option<Preset>,
 }
 
 /// The row of a new match waiting for players, created by `creator` at `now`, and its fresh
@@ -240,6 +260,7 @@ pub(super) fn open_match(creator: &str, table: TableSettings, now: i64) -> (Matc
         visibility: table.visibility,
         invite_code: private.then(random::token::<9>),
         spectator_code: private.then(random::token::<9>),
+        rating_pool: table.rating_pool,
         seat_count: table.rules.players,
         rules: table.rules,
         auto_end_turn: table.auto_end_turn,

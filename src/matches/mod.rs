@@ -16,7 +16,9 @@
 //! - [`feed`]: the redacted event feed, long-polled or followed as a stream;
 //! - [`rematch`]: the next match for the players of an ended one;
 //! - [`talk`]: table talk, written into the log without making moves stale;
-//! - [`players`]: player pages (what an account played, won and left);
+//! - [`players`]: player pages (what an account played, won and left, and its ratings);
+//! - [`rated`]: rated tables: which tables may be rated, and the ratings a rated match's end
+//!   writes with it (docs/ratings.md); [`rebuild`]: every rating recomputed from the logs;
 //! - [`archive`]: replays and the verifiable [`export`];
 //! - [`access`]: who may see a match and who may act in it;
 //! - [`clock`]: a match's clock folded from its log (deadlines, banks, reminders);
@@ -57,6 +59,8 @@ pub mod log;
 mod notices;
 pub mod play;
 pub mod players;
+pub mod rated;
+pub mod rebuild;
 pub mod rematch;
 pub mod seating;
 mod snapshot;

@@ -18,10 +18,13 @@ use crate::notifications::notice::{
 };
 use crate::rules::{Event, OutReason, Seat, Status};
 use crate::store::notifications::NewNotification;
+use crate::store::ratings::RatingUpdate;
 use crate::store::{MatchRow, SeatRow};
 
 /// The notices of a change from `before` to `after` through `entries`, written at `now`.
-/// `turn_began`: whether a turn began (another seat's, or the same seat's again).
+/// `turn_began`: whether a turn began (another seat's, or the same seat's again); `ratings`:
+/// the rating changes of a rated match's end.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn of_change(
     match_id: &str,
     before: &MatchState,
@@ -29,6 +32,7 @@ pub(super) fn of_change(
     entries: &[Entry],
     turn_began: bool,
     outcome: Option<Outcome>,
+    ratings: Option<&RatingUpdate>,
     now: i64,
 ) -> Vec<NewNotification> {
     let table = &after.table;
@@ -90,6 +94,7 @@ pub(super) fn of_change(
                 ended_by,
                 winners: state.winners().map(<[Seat]>::to_vec).unwrap_or_default(),
                 final_totals: state.totals().to_vec(),
+                rating: ratings.and_then(|update| update.result_of(seat)),
             };
             (seat, Notice::MatchFinished(finished))
         }));

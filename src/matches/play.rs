@@ -13,6 +13,10 @@ use super::{MatchError, Matches};
 use crate::instruments::{self, Mover};
 use crate::rules::{Action, Event, GameState, RuleError, Rules, Seat, Status, View};
 
+/// How often a move is decided again when something that changes nothing it was chosen from
+/// (a reminder, table talk) was written between its load and its append.
+const MOVE_ATTEMPTS: u32 = 3;
+
 /// A view of the table with the match's version.
 #[derive(Serialize, ToSchema)]
 #[schema(example = json!({
@@ -90,7 +94,7 @@ impl MatchView {
 }
 
 /// A move.
-#[derive(Deserialize, Serialize, ToSchema)]
+#[derive(Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"expected_version": 12, "action": {"type": "play", "card": "7H", "to": "N"}}))]
 pub struct MoveRequest {
@@ -143,28 +147,45 @@ impl Matches {
         let intent = Intent::Act {
             expected_version: request.expected_version,
         };
-        let seen = self.current(match_id, player.viewer(), intent).await?;
-        let seat = seen.role.acts()?;
         let idempotent = key.map(|key| Idempotent::new(player, key, &request));
-        if let Some(idempotent) = &idempotent
-            && let Some(kept) = self.kept_answer(match_id, idempotent).await?
-        {
-            return Ok(kept);
-        }
-        match self
-            .decide_and_append(match_id, seat, request, &seen.current, idempotent.as_ref())
-            .await
-        {
-            // A concurrent retry with the same key may have won the race: answer as it did.
-            Err(MatchError::VersionConflict { expected, current }) => {
-                if let Some(idempotent) = &idempotent
-                    && let Some(kept) = self.kept_answer(match_id, idempotent).await?
-                {
-                    return Ok(kept);
-                }
-                Err(MatchError::VersionConflict { expected, current })
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let seen = self.current(match_id, player.viewer(), intent).await?;
+            let seat = seen.role.acts()?;
+            if let Some(idempotent) = &idempotent
+                && let Some(kept) = self.kept_answer(match_id, idempotent).await?
+            {
+                return Ok(kept);
             }
-            outcome => outcome,
+            match self
+                .decide_and_append(
+                    match_id,
+                    seat,
+                    request.clone(),
+                    &seen.current,
+                    idempotent.as_ref(),
+                )
+                .await
+            {
+                Err(MatchError::VersionConflict { expected, current }) => {
+                    // A concurrent retry with the same key may have won the race: answer as
+                    // it did.
+                    if let Some(idempotent) = &idempotent
+                        && let Some(kept) = self.kept_answer(match_id, idempotent).await?
+                    {
+                        return Ok(kept);
+                    }
+                    // Written meanwhile, between the load and the append (the load itself was
+                    // current for the move): it may change nothing the move was chosen from
+                    // (a reminder, talk), and then the move is decided again on the newer match.
+                    if attempts < MOVE_ATTEMPTS && current > seen.current.version {
+                        continue;
+                    }
+                    return Err(MatchError::VersionConflict { expected, current });
+                }
+                outcome => return outcome,
+            }
         }
     }
 

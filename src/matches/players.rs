@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 use super::access::Viewer;
 use super::{MatchError, Matches};
 use crate::model::{MatchStatus, Visibility};
+use crate::ratings::RatingShown;
 use crate::rules::{Event, OutReason, Preset, Rules};
 
 /// What a player has done at the tables.
@@ -21,7 +22,12 @@ use crate::rules::{Event, OutReason, Preset, Rules};
         {"preset": "standard", "played": 9, "won": 4, "resigned": 1, "timed_out": 0, "aborted": 1, "playing": 1},
         {"preset": "custom", "played": 3, "won": 1, "resigned": 0, "timed_out": 0, "aborted": 0, "playing": 1}
     ],
-    "private_included": false
+    "private_included": false,
+    "ratings": [{"pool": "standard", "rating": 1187, "provisional": true, "mu": 25.52, "sigma": 6.95,
+        "matches": 10, "history": [{"match_id": "0b6f3c4e-8d3a-4c53-9a8e-3f1f0a7f2b11", "place": 1,
+        "before": {"rating": 1131, "provisional": true, "mu": 24.9, "sigma": 7.1},
+        "after": {"rating": 1187, "provisional": true, "mu": 25.52, "sigma": 6.95},
+        "change": 56, "at": "2026-12-01T18:20:00Z"}]}]
 }))]
 pub struct PlayerPage {
     /// The username, as registered.
@@ -37,7 +43,47 @@ pub struct PlayerPage {
     pub by_preset: Vec<PresetTally>,
     /// `true` when the player reads their own page: their private matches are counted too.
     pub private_included: bool,
+    /// The player's rating in each pool they have played a rated match in (docs/ratings.md),
+    /// each with its newest changes.
+    pub ratings: Vec<PoolRatingPage>,
 }
+
+/// A player's rating in one pool.
+#[derive(Serialize, ToSchema)]
+pub struct PoolRatingPage {
+    /// The pool: the preset its matches play.
+    pub pool: Preset,
+    /// The rating now.
+    #[serde(flatten)]
+    pub rating: RatingShown,
+    /// Rated matches behind it.
+    pub matches: i64,
+    /// The newest changes, newest first (at most [`HISTORY_SHOWN`]).
+    pub history: Vec<RatingHistoryEntry>,
+}
+
+/// One rated match's change of a player's rating.
+#[derive(Serialize, ToSchema)]
+pub struct RatingHistoryEntry {
+    /// The match (`null` for a private match, to anyone but its players).
+    #[schema(format = Uuid)]
+    pub match_id: Option<String>,
+    /// The player's place in it, 1 the best.
+    pub place: u8,
+    /// The rating before the match.
+    pub before: RatingShown,
+    /// The rating after it.
+    pub after: RatingShown,
+    /// `after.rating − before.rating`.
+    pub change: i64,
+    /// When it was rated (RFC 3339).
+    #[serde(with = "crate::clock::as_rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub at: i64,
+}
+
+/// How many of a pool's newest rating changes a player page shows.
+pub const HISTORY_SHOWN: i64 = 50;
 
 /// Counts of matches.
 #[derive(Clone, Copy, Default, Serialize, ToSchema)]
@@ -124,26 +170,41 @@ impl Matches {
             })
             .collect();
         by_preset.sort_by_key(|each| std::cmp::Reverse(each.tally.played + each.tally.playing));
+        let mut ratings = Vec::new();
+        for rated in self.db.ratings_of(&account.id).await? {
+            let history = self
+                .db
+                .rating_history(&account.id, rated.pool, HISTORY_SHOWN)
+                .await?
+                .into_iter()
+                .map(|change| RatingHistoryEntry {
+                    match_id: (change.public || private_included).then_some(change.match_id),
+                    place: change.place,
+                    before: change.before.into(),
+                    after: change.after.into(),
+                    change: change.after.displayed() - change.before.displayed(),
+                    at: change.at,
+                })
+                .collect();
+            ratings.push(PoolRatingPage {
+                pool: rated.pool,
+                rating: rated.standing.rating.into(),
+                matches: rated.standing.matches,
+                history,
+            });
+        }
         Ok(PlayerPage {
             username: account.username,
             member_since: account.created_at,
             matches: overall,
             by_preset,
             private_included,
+            ratings,
         })
     }
 }
 
 /// The preset these rules are (at whatever number of seats), or `custom`.
 fn preset_of(rules: &Rules) -> &'static str {
-    Preset::ALL
-        .into_iter()
-        .find(|preset| {
-            let as_preset = Rules {
-                players: rules.players,
-                ..preset.rules()
-            };
-            &as_preset == rules
-        })
-        .map_or("custom", Preset::name)
+    Preset::of(rules).map_or("custom", Preset::name)
 }

@@ -13,6 +13,7 @@ use super::cache::MatchState;
 use super::clock::MatchClock;
 use super::log::{self, Entry, Recorded};
 use super::notices;
+use super::rated;
 use super::snapshot;
 use super::{MatchError, Matches};
 use crate::instruments::{self, CacheLookup};
@@ -20,10 +21,15 @@ use crate::live::Checkpoint;
 use crate::model::{MatchStatus, Outcome};
 use crate::rules::{Action, Event, GameState, OutReason, Seat, Setup, Status};
 use crate::store::append::{Append, KeptResponse, ReadModel};
+use crate::store::ratings::RatingUpdate;
 use crate::store::{MatchRow, SeatRow};
 
 /// Most forced `end_turn`s taken automatically after one move (a safety bound).
 const MAX_AUTOMATIC_TURNS: usize = 10_000;
+
+/// How often the end of a rated match is rated again when a player's rating moved before its
+/// write (each time, another match of theirs ended first): then it is refused as a conflict.
+const RATING_ATTEMPTS: u32 = 8;
 
 /// A match row read from the database, with the moment the read began.
 pub(super) struct ReadRow {
@@ -243,7 +249,7 @@ impl Matches {
     /// Appends decided entries (and the forced turns that follow them) to a match at the
     /// version of `current`, written now; `keep` may give the answer to keep with them (it sees
     /// the match after them). [`MatchError::VersionConflict`] when another writer got there
-    /// first: then nothing was written.
+    /// first: then nothing was written. The end of a rated match writes its ratings with it.
     pub(super) async fn write(
         &self,
         match_id: &str,
@@ -251,8 +257,62 @@ impl Matches {
         events: Vec<Entry>,
         keep: impl FnOnce(&MatchState) -> Option<KeptResponse>,
     ) -> Result<Arc<MatchState>, MatchError> {
-        let (next, mut append) = advance(match_id, current, events, self.clock.now())?;
+        let now = self.clock.now();
+        let (played, entries) = play_forward(current, events, now)?;
+        if rated::ends_rated(current, &played) {
+            return self
+                .write_rated(match_id, current, played, &entries, keep, now)
+                .await;
+        }
+        let (next, mut append) = record(match_id, current, played, &entries, now, None);
         append.kept = keep(&next);
+        self.commit(match_id, current, next, append).await
+    }
+
+    /// The end of a rated match: rated from its players' ratings now, and rated again should
+    /// one of them change before the write (another of their rated matches ended meanwhile).
+    async fn write_rated(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        played: MatchState,
+        entries: &[Entry],
+        keep: impl FnOnce(&MatchState) -> Option<KeptResponse>,
+        now: i64,
+    ) -> Result<Arc<MatchState>, MatchError> {
+        let mut keep = Some(keep);
+        let mut kept = None;
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let ratings = self.rating_update(current, &played).await?;
+            let (next, mut append) =
+                record(match_id, current, played.clone(), entries, now, ratings);
+            // The answer to keep is the same whatever the ratings: made once.
+            if let Some(keep) = keep.take() {
+                kept = keep(&next);
+            }
+            append.kept.clone_from(&kept);
+            match self.commit(match_id, current, next, append).await {
+                // The match is where it was: a player's rating moved.
+                Err(MatchError::VersionConflict { current: newer, .. })
+                    if newer == current.version && attempts < RATING_ATTEMPTS =>
+                {
+                    continue;
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+
+    /// Writes an append decided from `current`, which gives `next`.
+    async fn commit(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        next: MatchState,
+        append: Append,
+    ) -> Result<Arc<MatchState>, MatchError> {
         // Taken before the write: if the listener reconnects meanwhile, the state is rechecked.
         let verified = self.notifier.checkpoint();
         let tells = !append.notifications.is_empty();
@@ -366,11 +426,22 @@ fn outcome(status: Status, events: &[Entry]) -> Outcome {
 pub(super) fn advance(
     match_id: &str,
     current: &MatchState,
-    mut events: Vec<Entry>,
+    events: Vec<Entry>,
     now: i64,
 ) -> Result<(MatchState, Append), MatchError> {
+    let (played, entries) = play_forward(current, events, now)?;
+    Ok(record(match_id, current, played, &entries, now, None))
+}
+
+/// Decided entries applied to `current`, plus the forced `end_turn`s that follow them when
+/// the table takes those automatically: the match after them (its log not yet chained), and
+/// every entry.
+fn play_forward(
+    current: &MatchState,
+    mut events: Vec<Entry>,
+    now: i64,
+) -> Result<(MatchState, Vec<Entry>), MatchError> {
     let mut next = current.clone();
-    let turn_before = next.state.turn();
     for event in &events {
         next.observe(event, now);
     }
@@ -390,11 +461,25 @@ pub(super) fn advance(
             }
         }
     }
+    Ok((next, events))
+}
+
+/// The append that records `events`, which took `current` to `next`, written at `now` with
+/// the ratings a rated match's end gives: `next` with its log chained, and the append.
+fn record(
+    match_id: &str,
+    current: &MatchState,
+    mut next: MatchState,
+    events: &[Entry],
+    now: i64,
+    ratings: Option<RatingUpdate>,
+) -> (MatchState, Append) {
+    let turn_before = current.state.turn();
     let stored = log::encode(
         next.log_format,
         current.version,
         &mut next.last_hash,
-        &events,
+        events,
         now,
     );
     next.version = current.version + stored.len() as i64;
@@ -407,7 +492,7 @@ pub(super) fn advance(
         || events
             .iter()
             .any(|event| matches!(event, Entry::Game(Event::TurnStarted { .. })));
-    let outcome = over.then(|| outcome(state.status(), &events));
+    let outcome = over.then(|| outcome(state.status(), events));
     let model = ReadModel {
         status: match state.status() {
             Status::NotStarted => MatchStatus::Open,
@@ -430,16 +515,25 @@ pub(super) fn advance(
         outcome,
         final_totals: over.then(|| state.totals().to_vec()),
     };
+    let notifications = notices::of_change(
+        match_id,
+        current,
+        &next,
+        events,
+        turn_began,
+        outcome,
+        ratings.as_ref(),
+        now,
+    );
     let append = Append {
         match_id: match_id.to_owned(),
         expected_version: current.version,
         events: stored,
-        notifications: notices::of_change(
-            match_id, current, &next, &events, turn_began, outcome, now,
-        ),
+        notifications,
         model,
         kept: None,
+        ratings,
         now,
     };
-    Ok((next, append))
+    (next, append)
 }

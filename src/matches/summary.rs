@@ -9,7 +9,7 @@ use super::clock::ClockView;
 use super::{MatchError, Matches};
 use crate::bots::Level;
 use crate::model::{MatchStatus, Outcome, Visibility};
-use crate::rules::{Rules, Seat};
+use crate::rules::{Preset, Rules, Seat};
 use crate::store::{MatchRow, SeatRow};
 
 /// A taken seat, as everybody sees it.
@@ -72,6 +72,8 @@ pub struct MatchSummary {
     pub auto_end_turn: bool,
     /// Whether a seated player may ask for a hint (`GET /v1/matches/{id}/hint`).
     pub hints: bool,
+    /// A rated match: the rating pool its end counts in (its preset; docs/ratings.md).
+    pub rating_pool: Option<Preset>,
     /// The seat to move, while playing.
     pub turn: Option<Seat>,
     /// Running totals, once started (only in the single-match summary).
@@ -151,6 +153,7 @@ impl MatchSummary {
             winners: row.winners.clone(),
             invite_code: row.invite_code.clone().filter(|_| viewer_seated),
             spectator_code: row.spectator_code.clone().filter(|_| viewer_seated),
+            rating_pool: row.rating_pool,
             next_match_id: row.next_match_id.clone(),
             rematch_of: row.rematch_of.clone(),
             created_at: row.created_at,

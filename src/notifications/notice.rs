@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 
 use crate::clock::rfc3339;
 use crate::model::Outcome;
+use crate::ratings::RatedResult;
 use crate::rules::{OutReason, Seat};
 use crate::store::notifications::{NewNotification, StoredNotification};
 
@@ -126,6 +127,10 @@ pub struct MatchFinished {
     pub winners: Vec<Seat>,
     /// Each seat's final total.
     pub final_totals: Vec<u32>,
+    /// At a rated table: the account's place and its rating in the match's pool before and
+    /// after the match (docs/ratings.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<RatedResult>,
 }
 
 /// `seat_joined` and `seat_left`.

@@ -27,6 +27,7 @@
 //! - `replay`: the checked replay of a log.
 //! - `snapshot`: [`Snapshot`], the state written out whole, and the checks it is read back
 //!   through (a server's start on a long log; never the record).
+//! - `standings`: [`GameState::standings`], every seat's place at the end (§7.5).
 //! - [`action`], [`event`], [`error`]: the wire types and [`RuleError`].
 //!
 //! # Readings of the rule book
@@ -49,6 +50,7 @@ pub mod pile;
 mod replay;
 pub mod shuffle;
 mod snapshot;
+mod standings;
 mod state;
 mod view;
 

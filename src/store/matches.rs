@@ -12,7 +12,7 @@ use super::rows::{
 };
 use super::{Backend, Db, SeatOf, StoreError};
 use crate::model::{Level, Named, Outcome};
-use crate::rules::Seat;
+use crate::rules::{Preset, Seat};
 use crate::store::query;
 
 /// A match's stored events, by `match_id = $1`; a query adds its own conditions and order.
@@ -248,7 +248,7 @@ pub(super) async fn insert_in(
     new: &NewMatch<'_>,
 ) -> Result<(), StoreError> {
     query(&format!(
-        "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
+        "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)"
     ))
     .bind(&new.row.id)
     .bind(&new.row.created_by)
@@ -286,6 +286,7 @@ pub(super) async fn insert_in(
     .bind(&new.row.rematch_of)
     .bind(&new.row.next_match_id)
     .bind(&new.row.spectator_code)
+    .bind(new.row.rating_pool.map(Preset::name))
     .execute(&mut **transaction)
     .await?;
     query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")

@@ -33,6 +33,7 @@ mod listing;
 mod matches;
 pub mod notifications;
 pub mod personal_tokens;
+pub mod ratings;
 pub mod records;
 mod rows;
 pub mod seating;

@@ -9,7 +9,7 @@ use sqlx::any::AnyRow;
 
 use super::StoreError;
 use crate::model::{ClockSettings, Level, MatchStatus, Named, OnTimeout, Outcome, Visibility};
-use crate::rules::{Rules, Seat};
+use crate::rules::{Preset, Rules, Seat};
 
 /// A match's row: its setup and the read model kept with its log.
 #[derive(Clone, Debug)]
@@ -64,6 +64,8 @@ pub struct MatchRow {
     pub next_match_id: Option<String>,
     /// A private match's spectator code: `?watch=<code>` lets anyone watch it.
     pub spectator_code: Option<String>,
+    /// A rated match: the pool it counts in (the preset its rules are; docs/ratings.md).
+    pub rating_pool: Option<Preset>,
     /// Unix seconds.
     pub created_at: i64,
     /// Unix seconds.
@@ -142,7 +144,7 @@ pub(super) fn stored_event(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
 pub(super) const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code, rules, seat_count, auto_end_turn, \
      status, version, commitment, shuffle_version, turn_seat, turn_since, winners, created_at, updated_at, \
      turn_seconds, bank_seconds, on_timeout, deadline, outcome, final_totals, log_format, hints, \
-     first_dealer, rematch_of, next_match_id, spectator_code";
+     first_dealer, rematch_of, next_match_id, spectator_code, rating_pool";
 
 /// [`MATCH_COLUMNS`] of `matches` aliased as `m`, for queries that join other tables.
 pub(super) static ALIASED_MATCH_COLUMNS: LazyLock<String> = LazyLock::new(|| {
@@ -207,6 +209,13 @@ pub(super) fn match_from_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
         rematch_of: row.try_get("rematch_of")?,
         next_match_id: row.try_get("next_match_id")?,
         spectator_code: row.try_get("spectator_code")?,
+        rating_pool: row
+            .try_get::<Option<String>, _>("rating_pool")?
+            .map(|pool| {
+                Preset::from_name(&pool)
+                    .ok_or_else(|| StoreError::Corrupt(format!("rating_pool = {pool}")))
+            })
+            .transpose()?,
     })
 }
 

@@ -31,6 +31,8 @@ pub const COPIED_TABLES: &[&str] = &[
     "match_invitations",
     "match_events",
     "idempotency_keys",
+    "ratings",
+    "rating_changes",
     "notifications",
     "webhooks",
     "webhook_kinds",
@@ -71,13 +73,15 @@ fn seeded_in(table: &str) -> &'static str {
 /// The `last_rowid` of a table none of whose rows is copied yet: below any SQLite `rowid`.
 const BEFORE_ANY_ROW: i64 = i64::MIN;
 
-/// What a column holds: the schema uses two types only, in both databases.
+/// What a column holds: the schema uses three types only, in both databases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ColumnKind {
     /// `BIGINT` (SQLite: integer affinity).
     Integer,
     /// `TEXT`.
     Text,
+    /// `DOUBLE PRECISION` (SQLite: `REAL`), the ratings: carried and summed bit for bit.
+    Float,
     /// Anything else, by its declared name: the copy refuses it.
     Other(String),
 }
@@ -92,12 +96,14 @@ pub struct Column {
 }
 
 /// One value of a row.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Cell {
     /// `NULL`.
     Null,
     /// An integer.
     Integer(i64),
+    /// A double.
+    Float(f64),
     /// A text.
     Text(String),
 }
@@ -180,6 +186,7 @@ impl Db {
                 let kind = match declared.to_ascii_uppercase().as_str() {
                     "BIGINT" | "INTEGER" => ColumnKind::Integer,
                     "TEXT" => ColumnKind::Text,
+                    "REAL" | "DOUBLE PRECISION" => ColumnKind::Float,
                     _ => ColumnKind::Other(declared),
                 };
                 Ok(Column {
@@ -377,9 +384,11 @@ impl Db {
             for (cell, column) in cells.iter().zip(columns) {
                 insert = match (cell, &column.kind) {
                     (Cell::Integer(value), _) => insert.bind(*value),
+                    (Cell::Float(value), _) => insert.bind(*value),
                     (Cell::Text(value), _) => insert.bind(value.clone()),
                     // A NULL is sent with its column's type: PostgreSQL checks parameter types.
                     (Cell::Null, ColumnKind::Integer) => insert.bind(None::<i64>),
+                    (Cell::Null, ColumnKind::Float) => insert.bind(None::<f64>),
                     (Cell::Null, _) => insert.bind(None::<String>),
                 };
             }
@@ -505,6 +514,7 @@ fn cells_of(row: &AnyRow, columns: &[Column], first: usize) -> Result<Vec<Cell>,
             let at = first + index;
             let cell = match column.kind {
                 ColumnKind::Integer => row.try_get::<Option<i64>, _>(at)?.map(Cell::Integer),
+                ColumnKind::Float => row.try_get::<Option<f64>, _>(at)?.map(Cell::Float),
                 _ => row.try_get::<Option<String>, _>(at)?.map(Cell::Text),
             };
             Ok(cell.unwrap_or(Cell::Null))
@@ -539,6 +549,10 @@ impl RowSum {
                 Cell::Integer(value) => {
                     hash.update([1]);
                     hash.update(value.to_le_bytes());
+                }
+                Cell::Float(value) => {
+                    hash.update([3]);
+                    hash.update(value.to_bits().to_le_bytes());
                 }
                 Cell::Text(text) => {
                     hash.update([2]);

@@ -173,6 +173,28 @@ async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
         .await;
     assert_eq!(rematch.status(), 201);
 
+    // A rated match, ended: its players' ratings and their changes.
+    let rated = app
+        .post_as(
+            &people[1],
+            "/v1/matches",
+            &json!({"seats": 2, "rated": true, "clock": "correspondence_1d"}),
+        )
+        .await;
+    let rated = created_id(rated).await;
+    let joined = app
+        .post_as(&people[2], &format!("/v1/matches/{rated}/join"), &json!({}))
+        .await;
+    assert_eq!(joined.status(), 200);
+    let left = app
+        .post_as(
+            &people[1],
+            &format!("/v1/matches/{rated}/leave"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(left.status(), 204);
+
     // The webhook's first delivery was tried (and failed: nothing listens on port 9).
     let deliveries = format!("/v1/me/webhooks/{webhook}/deliveries");
     let mut tried = false;
@@ -252,7 +274,7 @@ async fn a_sqlite_database_moves_to_postgres_resumably_and_plays_on_with_the_sam
     assert!(said.contains("resuming the copy begun earlier"), "{said}");
     assert!(said.contains("the rest by an earlier one"), "{said}");
     assert!(said.contains("hash chains included"), "{said}");
-    assert!(said.contains("ok: 1 ended matches verify"), "{said}");
+    assert!(said.contains("ok: 2 ended matches verify"), "{said}");
     assert_eq!(
         row_counts(&pool).await,
         source_counts,

@@ -339,6 +339,7 @@ async fn append_unannounced(app: &TestApp, id: &str) -> i64 {
             final_totals: None,
         },
         kept: None,
+        ratings: None,
         notifications: Vec::new(),
         now: 1,
     };

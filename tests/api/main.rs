@@ -16,6 +16,7 @@ mod metrics;
 mod notifications;
 mod nudge;
 mod operations;
+mod ratings;
 mod receiver;
 mod rematches;
 mod rules;

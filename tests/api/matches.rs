@@ -361,6 +361,7 @@ fn test_append(match_id: &str, expected_version: i64, key: Option<&str>, told: &
             status: 200,
             body: "{}".to_owned(),
         }),
+        ratings: None,
         notifications: vec![NewNotification {
             message_id: test_message(match_id, expected_version, key),
             account_id: told.to_owned(),

@@ -213,3 +213,39 @@ fn seats_that_left_rank_below_the_seats_still_in() {
     assert_eq!(state.winners(), Some(&[0][..]));
     assert_eq!(state.status(), Status::Finished);
 }
+
+/// §7.5: the last seat in places first; the seats that left place below it, a later leaver
+/// above an earlier one, whatever their totals.
+#[test]
+fn standings_place_leavers_last_a_later_leaver_above_an_earlier_one() {
+    let rules = Rules {
+        players: 4,
+        ..Rules::default()
+    };
+    let mut state = table(rules, &["2C", "3C", "4C", "5C"], &[("N", "9S")], "7D 8D");
+    assert_eq!(state.standings(), None, "no standings while playing");
+    act(&mut state, 1, Action::Resign);
+    act(&mut state, 3, Action::Resign);
+    act(&mut state, 0, Action::Resign);
+    assert_eq!(state.status(), Status::Finished);
+    assert_eq!(state.standings(), Some(vec![2, 4, 1, 3]));
+}
+
+/// §7.5: seats still in at the end place by the game's end (here totals, lowest first), equal
+/// totals share a place, and a seat that resigned places below them all.
+#[test]
+fn standings_of_seats_still_in_follow_their_totals_and_share_ties() {
+    let rules = Rules {
+        players: 4,
+        game_end: GameEnd::Target(1),
+        ..Rules::default()
+    };
+    // Seat 0 goes out with its last card; seats 1 and 2 hold one card each (1 point); seat 3
+    // resigned first and scores nothing.
+    let mut state = table(rules, &["8H", "2C", "4C", "3C"], &[("N", "9S")], "7D 8D");
+    act(&mut state, 3, Action::Resign);
+    act(&mut state, 0, play("8H", "N"));
+    assert_eq!(state.status(), Status::Finished);
+    assert_eq!(state.totals(), &[0, 1, 1, 0]);
+    assert_eq!(state.standings(), Some(vec![1, 2, 2, 4]));
+}

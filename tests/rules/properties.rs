@@ -271,6 +271,7 @@ impl Checker {
                         winners.iter().all(|seat| !self.left.contains(seat)),
                         "seats that left rank below the seats still in"
                     );
+                    self.standings_agree(state, winners);
                 }
                 Event::SeatOut { seat, .. } => {
                     assert!(self.active[usize::from(*seat)], "a seat leaves once");
@@ -278,6 +279,37 @@ impl Checker {
                     self.left.push(*seat);
                 }
                 _ => {}
+            }
+        }
+    }
+}
+
+impl Checker {
+    /// docs/rules.md §7.5: the winners and only they place first; every seat that left places
+    /// below every seat still in, and a later leaver above an earlier one.
+    fn standings_agree(&self, state: &GameState, winners: &[u8]) {
+        let places = state.standings().expect("a finished match has standings");
+        assert_eq!(places.len(), usize::from(state.players()));
+        for (seat, place) in places.iter().enumerate() {
+            assert_eq!(
+                *place == 1,
+                winners.contains(&(seat as u8)),
+                "seat {seat} places {place} with winners {winners:?}"
+            );
+        }
+        let place = |seat: &u8| places[usize::from(*seat)];
+        for (order, leaver) in self.left.iter().enumerate() {
+            for stayer in (0..state.players()).filter(|seat| !self.left.contains(seat)) {
+                assert!(
+                    place(&stayer) < place(leaver),
+                    "a leaver places above a seat still in"
+                );
+            }
+            for later in &self.left[order + 1..] {
+                assert!(
+                    place(later) < place(leaver),
+                    "an earlier leaver places above a later one"
+                );
             }
         }
     }

@@ -20,7 +20,7 @@ use crate::matches::{MatchSummary, Matches};
         (status = 403, description = "`not_a_player`: only a seated player adds bots", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_full`, `match_started`, `seats_kept` (a rematch's free seats are kept for the players of the match before it)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Body (an unknown `level`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Body (an unknown `level`), or `rated_needs_people`: a rated table seats people only", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["play"]))
 )]

@@ -18,7 +18,7 @@ use crate::matches::{
     request_body = CreateMatch,
     responses(
         (status = 201, description = "Created", body = MatchSummary, headers(("Location" = String, description = "The new match: `/v1/matches/{id}`"))),
-        (status = 422, description = "Invalid rules (`invalid_rules`, naming the option in `field`), `too_many_bots`, or body", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid rules (`invalid_rules`, naming the option in `field`), `invalid_clock`, `too_many_bots`, or body; a `rated` table that cannot be rated: `rated_needs_clock`, `rated_needs_claim_or_forfeit`, `rated_needs_people`, `rated_needs_preset_rules`, `rated_without_hints` (docs/ratings.md)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["play"]))
 )]

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::{BlockedRule, DrawMode, EmptySide, GameEnd, Rules, RulesError, Scoring};
 
 /// A named set of options, one per source page (docs/rules.md §5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
     /// Sources 000 and 004: the main rules.
@@ -69,7 +69,20 @@ impl Preset {
         }
     }
 
-    fn from_name(name: &str) -> Option<Preset> {
+    /// The preset these rules are, at whatever number of seats: `None` for any other rules
+    /// (a preset with an option changed).
+    pub fn of(rules: &Rules) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| {
+            let as_preset = Rules {
+                players: rules.players,
+                ..preset.rules()
+            };
+            &as_preset == rules
+        })
+    }
+
+    /// The preset of this name in the API.
+    pub fn from_name(name: &str) -> Option<Preset> {
         Preset::ALL.into_iter().find(|preset| preset.name() == name)
     }
 }

@@ -131,6 +131,16 @@ async fn write(db: Db, mut jobs: mpsc::Receiver<Job>, counts: Arc<Counts>) {
 }
 
 async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
+    // On PostgreSQL the end of a rated match goes alone, in a transaction of its own.
+    let (alone_jobs, batch): (Vec<Job>, Vec<Job>) = batch
+        .into_iter()
+        .partition(|job| db.backend() == Backend::Postgres && job.append.ratings.is_some());
+    for job in alone_jobs {
+        let _ = job.done.send(alone(db, &job.append).await);
+    }
+    if batch.is_empty() {
+        return;
+    }
     let appends: Vec<&Append> = batch.iter().map(|job| &job.append).collect();
     let started = Instant::now();
     let outcome = match db.backend() {

@@ -9,6 +9,10 @@
 //! - `postgres`: a batch in one statement and one commit; a batch of one is the same
 //!   statement;
 //! - `sqlite`: a batch in one write transaction, each append in a savepoint of its own.
+//!
+//! The end of a rated match also writes its players' ratings, and is refused like a stale
+//! version when one of them moved meanwhile; on PostgreSQL it goes alone, in a transaction
+//! of its own (a match ends once: the batch statement stays the same for every other move).
 
 mod batcher;
 mod postgres;
@@ -17,6 +21,7 @@ mod sqlite;
 use sqlx::{AnyConnection, Row};
 
 use super::notifications::NewNotification;
+use super::ratings::RatingUpdate;
 use super::rows::StoredEvent;
 use super::{Backend, Db, StoreError};
 use crate::model::{MatchStatus, Outcome};
@@ -94,6 +99,9 @@ pub struct Append {
     pub kept: Option<KeptResponse>,
     /// What the move tells the players (written with it: the outbox of their webhooks).
     pub notifications: Vec<NewNotification>,
+    /// A move that ends a rated match: its players' new ratings, written with it only if
+    /// their ratings are still the ones these were computed from (`store/ratings.rs`).
+    pub ratings: Option<RatingUpdate>,
     /// Unix seconds.
     pub now: i64,
 }
@@ -159,6 +167,9 @@ pub(super) async fn append_in(
 ) -> Result<bool, StoreError> {
     match backend {
         Backend::Sqlite => sqlite::write(connection, append).await,
+        Backend::Postgres if append.ratings.is_some() => Err(StoreError::Corrupt(
+            "a rated match ends by an append of its own, not inside another write".into(),
+        )),
         Backend::Postgres => postgres::write_one(connection, append).await,
     }
 }

@@ -14,6 +14,7 @@ use sqlx::AnyConnection;
 
 use super::Append;
 use crate::model::{Named, Outcome};
+use crate::store::ratings::{self, RatingUpdate};
 use crate::store::{Db, StoreError, query_as};
 
 /// A batch in one statement: the matches whose appends were written. A unique key refusing
@@ -26,9 +27,33 @@ pub(super) async fn write_batch(db: &Db, batch: &[&Append]) -> Result<HashSet<St
 
 /// One append alone, as when its batch failed: `Ok(false)` when it was refused.
 pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, StoreError> {
+    if let Some(update) = &append.ratings {
+        return write_rated(db, append, update).await;
+    }
     db.single(async |connection| write_one(connection, append).await)
         .await
         .map_err(StoreError::of_write)
+}
+
+/// The end of a rated match: the append and its players' ratings in one transaction, both or
+/// neither; `Ok(false)` when the match moved on or a player's rating did.
+async fn write_rated(db: &Db, append: &Append, update: &RatingUpdate) -> Result<bool, StoreError> {
+    db.timed(async {
+        let mut transaction = db.begin_write().await?;
+        if !write_one(&mut transaction, append).await?
+            || !ratings::record(&mut transaction, &append.match_id, update, append.now).await?
+        {
+            transaction.rollback().await?;
+            return Ok::<bool, StoreError>(false);
+        }
+        transaction
+            .commit()
+            .await
+            .map_err(|error| StoreError::from(error).of_write())?;
+        Ok(true)
+    })
+    .await
+    .map_err(StoreError::of_write)
 }
 
 /// One append on the caller's connection (or in its transaction): the batch statement with a

@@ -63,6 +63,7 @@ pub(super) async fn write(
         model,
         kept,
         notifications,
+        ratings,
         now,
     } = append;
     let updated = query(
@@ -121,5 +122,11 @@ pub(super) async fn write(
         .await?;
     }
     crate::store::notifications::insert(connection, notifications).await?;
+    // Refused when a player's rating moved: the caller rolls the whole append back.
+    if let Some(update) = ratings
+        && !crate::store::ratings::record(connection, match_id, update, *now).await?
+    {
+        return Ok(false);
+    }
     Ok(true)
 }

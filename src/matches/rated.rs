@@ -1,0 +1,170 @@
+//! Rated tables (docs/ratings.md): which tables may be rated, and the ratings the end of a
+//! rated match writes in the transaction that ends it.
+//!
+//! A rated table is one where the result says something about the players and nothing
+//! else: a clock (nobody stalls a lost match forever), late seats claimed or forfeited (no
+//! bot plays for anyone), people in every seat, a preset's rules unchanged but for the number
+//! of seats (each preset is one pool), and no hints.
+
+use std::fmt;
+
+use super::cache::MatchState;
+use super::{MatchError, Matches};
+use crate::model::{ClockSettings, OnTimeout};
+use crate::ratings::{Model, START};
+use crate::rules::{Preset, Rules, Seat};
+use crate::store::ratings::{RatingChange, RatingUpdate, Standing};
+
+/// Why a table asked for as rated cannot be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unrateable {
+    /// It has no clock.
+    NoClock,
+    /// Its late seats are played by a bot (`on_timeout: bot`).
+    StandIns,
+    /// It seats bots.
+    Bots,
+    /// Its rules are not a preset's.
+    NotAPreset,
+    /// It lets players ask for hints.
+    Hints,
+}
+
+impl Unrateable {
+    /// The problem's stable code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Unrateable::NoClock => "rated_needs_clock",
+            Unrateable::StandIns => "rated_needs_claim_or_forfeit",
+            Unrateable::Bots => "rated_needs_people",
+            Unrateable::NotAPreset => "rated_needs_preset_rules",
+            Unrateable::Hints => "rated_without_hints",
+        }
+    }
+
+    /// The request field at fault.
+    pub fn field(self) -> &'static str {
+        match self {
+            Unrateable::NoClock => "clock",
+            Unrateable::StandIns => "on_timeout",
+            Unrateable::Bots => "bots",
+            Unrateable::NotAPreset => "rules",
+            Unrateable::Hints => "hints",
+        }
+    }
+}
+
+impl fmt::Display for Unrateable {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(match self {
+            Unrateable::NoClock => "A rated table needs a clock.",
+            Unrateable::StandIns => {
+                "A rated table needs on_timeout `claim` or `forfeit`: no bot plays a late turn."
+            }
+            Unrateable::Bots => "A rated table seats people only.",
+            Unrateable::NotAPreset => {
+                "A rated table plays a preset's rules unchanged (only the number of seats may differ)."
+            }
+            Unrateable::Hints => "A rated table plays without hints.",
+        })
+    }
+}
+
+/// What a new table asked to be rated asks for.
+pub(super) struct TableAsked<'a> {
+    pub rules: &'a Rules,
+    pub clock: Option<&'a ClockSettings>,
+    pub on_timeout: Option<OnTimeout>,
+    pub bots: usize,
+    pub hints: Option<bool>,
+}
+
+/// The pool a table asked to be rated counts in, or why it cannot be rated.
+pub(super) fn pool_of(asked: &TableAsked<'_>) -> Result<Preset, MatchError> {
+    let refuse = |why| Err(MatchError::NotRateable(why));
+    if asked.clock.is_none() {
+        return refuse(Unrateable::NoClock);
+    }
+    if asked.on_timeout == Some(OnTimeout::Bot) {
+        return refuse(Unrateable::StandIns);
+    }
+    if asked.bots > 0 {
+        return refuse(Unrateable::Bots);
+    }
+    if asked.hints == Some(true) {
+        return refuse(Unrateable::Hints);
+    }
+    Preset::of(asked.rules).ok_or(MatchError::NotRateable(Unrateable::NotAPreset))
+}
+
+/// The ratings after a rated match: each seat's change from `before` (its rating and count,
+/// by seat) at `places` (by seat). The one computation both the server and the rebuild make.
+pub fn rate(pool: Preset, accounts: &[String], places: &[u8], before: &[Standing]) -> RatingUpdate {
+    let seats: Vec<_> = before
+        .iter()
+        .zip(places)
+        .map(|(standing, place)| (standing.rating, *place))
+        .collect();
+    let after = Model::SERVER.rate(&seats);
+    RatingUpdate {
+        pool,
+        changes: (0..accounts.len())
+            .map(|seat| RatingChange {
+                account_id: accounts[seat].clone(),
+                seat: seat as Seat,
+                place: places[seat],
+                before: before[seat],
+                after: after[seat],
+            })
+            .collect(),
+    }
+}
+
+/// A new player's standing in a pool.
+pub const UNRATED: Standing = Standing {
+    rating: START,
+    matches: 0,
+};
+
+impl Matches {
+    /// The ratings a move that takes a rated match from `current` to `next` writes: `None`
+    /// unless it ends the match (an aborted match is not rated).
+    pub(super) async fn rating_update(
+        &self,
+        current: &MatchState,
+        next: &MatchState,
+    ) -> Result<Option<RatingUpdate>, MatchError> {
+        let Some(pool) = next.table.rating_pool else {
+            return Ok(None);
+        };
+        if current.state.standings().is_some() {
+            return Ok(None);
+        }
+        let Some(places) = next.state.standings() else {
+            return Ok(None);
+        };
+        let accounts: Vec<String> = (0..next.table.seat_count())
+            .map(|seat| {
+                next.table
+                    .account_at(seat as Seat)
+                    .map(str::to_owned)
+                    .ok_or_else(|| MatchError::Corrupt(format!("rated seat {seat} is empty")))
+            })
+            .collect::<Result<_, _>>()?;
+        let ids: Vec<&str> = accounts.iter().map(String::as_str).collect();
+        let known = self.db.standings_in(pool, &ids).await?;
+        let before: Vec<Standing> = accounts
+            .iter()
+            .map(|account| known.get(account).copied().unwrap_or(UNRATED))
+            .collect();
+        Ok(Some(rate(pool, &accounts, &places, &before)))
+    }
+}
+
+/// Whether a move from `current` to `next` ends a rated match (then its ratings are written
+/// with it).
+pub(super) fn ends_rated(current: &MatchState, next: &MatchState) -> bool {
+    next.table.rating_pool.is_some()
+        && current.state.standings().is_none()
+        && next.state.standings().is_some()
+}

@@ -1,0 +1,344 @@
+//! The `ratings` and `rating_changes` tables (migration 0014): each account's rating per pool,
+//! and every change a rated match made to it, in the order the matches were rated.
+//!
+//! A match's changes are written in the transaction that ends it ([`record`], called by the
+//! append), and only if each of its players' rows still holds the count of rated matches the
+//! change was computed from: two matches ending at once with a player in common cannot both
+//! be rated from the same rating. The one that finds a row moved writes nothing (its append is
+//! refused) and is rated again from the new rating.
+
+use std::collections::HashMap;
+
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row};
+
+use super::{Db, StoreError, query};
+use crate::model::{Named, Visibility};
+use crate::ratings::{RatedResult, Rating};
+use crate::rules::{Preset, Seat};
+
+/// A rated match's end: the pool and each seat's change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingUpdate {
+    /// The pool the match counts in.
+    pub pool: Preset,
+    /// One change per seat, in seat order.
+    pub changes: Vec<RatingChange>,
+}
+
+impl RatingUpdate {
+    /// What the update did to `seat`, as the API shows it.
+    pub fn result_of(&self, seat: Seat) -> Option<RatedResult> {
+        let change = self.changes.iter().find(|change| change.seat == seat)?;
+        Some(RatedResult::new(
+            self.pool.name(),
+            change.place,
+            change.before.rating,
+            change.after,
+        ))
+    }
+}
+
+/// One seat's rating change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    /// The seat's account.
+    pub account_id: String,
+    /// The seat.
+    pub seat: Seat,
+    /// Its place, 1 the best.
+    pub place: u8,
+    /// The rating the change was computed from, and the count of rated matches behind it
+    /// (0 for a player's first rated match in the pool: no row yet).
+    pub before: Standing,
+    /// The rating after the match.
+    pub after: Rating,
+}
+
+/// A player's rating in a pool and the rated matches behind it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Standing {
+    /// The rating.
+    pub rating: Rating,
+    /// Rated matches behind it: the row's version.
+    pub matches: i64,
+}
+
+/// An account's rating in one pool, as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolRating {
+    /// The account.
+    pub account_id: String,
+    /// The pool.
+    pub pool: Preset,
+    /// The rating and its count.
+    pub standing: Standing,
+    /// When it last changed (Unix seconds).
+    pub updated_at: i64,
+}
+
+/// One stored change, as the history and the rebuild read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredChange {
+    /// Its place in the order matches were rated.
+    pub id: i64,
+    /// The rated match.
+    pub match_id: String,
+    /// The player.
+    pub account_id: String,
+    /// The pool.
+    pub pool: Preset,
+    /// The player's seat in the match.
+    pub seat: Seat,
+    /// The player's place.
+    pub place: u8,
+    /// Before the match.
+    pub before: Rating,
+    /// After it.
+    pub after: Rating,
+    /// When it was rated (Unix seconds).
+    pub at: i64,
+    /// Whether the match is public (a private one is named to its players only).
+    pub public: bool,
+}
+
+/// A change's columns, of `rating_changes c` joined to its match `m`.
+const CHANGE_COLUMNS: &str = "c.id, c.match_id, c.account_id, c.pool, c.seat, c.place, c.mu_before, \
+     c.sigma_before, c.mu_after, c.sigma_after, c.created_at, m.visibility";
+
+impl Db {
+    /// The ratings in `pool` of those of `accounts` that have one.
+    pub async fn standings_in(
+        &self,
+        pool: Preset,
+        accounts: &[&str],
+    ) -> Result<HashMap<String, Standing>, StoreError> {
+        let placeholders: Vec<String> =
+            (0..accounts.len()).map(|i| format!("${}", i + 2)).collect();
+        let statement = format!(
+            "SELECT account_id, mu, sigma, matches FROM ratings WHERE pool = $1 AND account_id IN ({})",
+            placeholders.join(", ")
+        );
+        let rows = self
+            .single(async |connection| {
+                let mut select = query(&statement).bind(pool.name());
+                for account in accounts {
+                    select = select.bind(*account);
+                }
+                select.fetch_all(connection).await
+            })
+            .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("account_id")?, standing(row)?)))
+            .collect()
+    }
+
+    /// Every rating of an account, one per pool it has played a rated match in.
+    pub async fn ratings_of(&self, account_id: &str) -> Result<Vec<PoolRating>, StoreError> {
+        let rows = self
+            .single(async |connection| {
+                query(
+                    "SELECT account_id, pool, mu, sigma, matches, updated_at FROM ratings \
+                     WHERE account_id = $1 ORDER BY pool",
+                )
+                .bind(account_id)
+                .fetch_all(connection)
+                .await
+            })
+            .await?;
+        rows.iter().map(pool_rating).collect()
+    }
+
+    /// Every rating of every account (the rebuild compares them all).
+    pub async fn all_ratings(&self) -> Result<Vec<PoolRating>, StoreError> {
+        let rows = self
+            .single(async |connection| {
+                query(
+                    "SELECT account_id, pool, mu, sigma, matches, updated_at FROM ratings \
+                     ORDER BY account_id, pool",
+                )
+                .fetch_all(connection)
+                .await
+            })
+            .await?;
+        rows.iter().map(pool_rating).collect()
+    }
+
+    /// An account's newest changes in `pool`, newest first, at most `limit`.
+    pub async fn rating_history(
+        &self,
+        account_id: &str,
+        pool: Preset,
+        limit: i64,
+    ) -> Result<Vec<StoredChange>, StoreError> {
+        let statement = format!(
+            "SELECT {CHANGE_COLUMNS} FROM rating_changes c JOIN matches m ON m.id = c.match_id \
+             WHERE c.account_id = $1 AND c.pool = $2 ORDER BY c.id DESC LIMIT $3"
+        );
+        let rows = self
+            .single(async |connection| {
+                query(&statement)
+                    .bind(account_id)
+                    .bind(pool.name())
+                    .bind(limit)
+                    .fetch_all(connection)
+                    .await
+            })
+            .await?;
+        rows.iter().map(stored_change).collect()
+    }
+
+    /// The finished rated matches (each must have been rated).
+    pub async fn finished_rated_matches(&self) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = self
+            .single(async |connection| {
+                super::query_as(
+                    "SELECT id FROM matches WHERE rating_pool IS NOT NULL AND status = 'finished' \
+                     ORDER BY id",
+                )
+                .fetch_all(connection)
+                .await
+            })
+            .await?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
+    /// Every change after `after` (an id), in the order the matches were rated, at most
+    /// `limit`: the rebuild reads them all by pages.
+    pub async fn rating_changes_after(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<StoredChange>, StoreError> {
+        let statement = format!(
+            "SELECT {CHANGE_COLUMNS} FROM rating_changes c JOIN matches m ON m.id = c.match_id \
+                 WHERE c.id > $1 ORDER BY c.id LIMIT $2"
+        );
+        let rows = self
+            .single(async |connection| {
+                query(&statement)
+                    .bind(after)
+                    .bind(limit)
+                    .fetch_all(connection)
+                    .await
+            })
+            .await?;
+        rows.iter().map(stored_change).collect()
+    }
+}
+
+/// Writes a rated match's changes inside the transaction that ends it: `false`, writing
+/// nothing of them, when a player's rating moved since the change was computed (the caller
+/// rolls back). Rows are written in account order, so that two such transactions lock them
+/// in the same order and cannot deadlock.
+pub(super) async fn record(
+    connection: &mut AnyConnection,
+    match_id: &str,
+    update: &RatingUpdate,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let pool = update.pool.name();
+    let mut changes: Vec<&RatingChange> = update.changes.iter().collect();
+    changes.sort_by(|one, other| one.account_id.cmp(&other.account_id));
+    for change in &changes {
+        let written = if change.before.matches == 0 {
+            query(
+                "INSERT INTO ratings (account_id, pool, mu, sigma, matches, updated_at) \
+                 VALUES ($1, $2, $3, $4, 1, $5) ON CONFLICT (account_id, pool) DO NOTHING",
+            )
+            .bind(&change.account_id)
+            .bind(pool)
+            .bind(change.after.mu)
+            .bind(change.after.sigma)
+            .bind(now)
+            .execute(&mut *connection)
+            .await?
+        } else {
+            query(
+                "UPDATE ratings SET mu = $1, sigma = $2, matches = matches + 1, updated_at = $3 \
+                 WHERE account_id = $4 AND pool = $5 AND matches = $6",
+            )
+            .bind(change.after.mu)
+            .bind(change.after.sigma)
+            .bind(now)
+            .bind(&change.account_id)
+            .bind(pool)
+            .bind(change.before.matches)
+            .execute(&mut *connection)
+            .await?
+        };
+        if written.rows_affected() != 1 {
+            return Ok(false);
+        }
+    }
+    // In seat order: the order the rebuild reads a match's changes in.
+    for change in &update.changes {
+        query(
+            "INSERT INTO rating_changes (match_id, account_id, pool, seat, place, mu_before, \
+             sigma_before, mu_after, sigma_after, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(match_id)
+        .bind(&change.account_id)
+        .bind(pool)
+        .bind(i64::from(change.seat))
+        .bind(i64::from(change.place))
+        .bind(change.before.rating.mu)
+        .bind(change.before.rating.sigma)
+        .bind(change.after.mu)
+        .bind(change.after.sigma)
+        .bind(now)
+        .execute(&mut *connection)
+        .await?;
+    }
+    Ok(true)
+}
+
+fn standing(row: &AnyRow) -> Result<Standing, StoreError> {
+    Ok(Standing {
+        rating: Rating {
+            mu: row.try_get("mu")?,
+            sigma: row.try_get("sigma")?,
+        },
+        matches: row.try_get("matches")?,
+    })
+}
+
+fn pool(row: &AnyRow) -> Result<Preset, StoreError> {
+    let name: String = row.try_get("pool")?;
+    Preset::from_name(&name).ok_or_else(|| StoreError::Corrupt(format!("rating pool {name}")))
+}
+
+fn pool_rating(row: &AnyRow) -> Result<PoolRating, StoreError> {
+    Ok(PoolRating {
+        account_id: row.try_get("account_id")?,
+        pool: pool(row)?,
+        standing: standing(row)?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+fn stored_change(row: &AnyRow) -> Result<StoredChange, StoreError> {
+    let small = |column: &str| -> Result<u8, StoreError> {
+        let value: i64 = row.try_get(column)?;
+        u8::try_from(value).map_err(|_| StoreError::Corrupt(format!("{column} = {value}")))
+    };
+    Ok(StoredChange {
+        id: row.try_get("id")?,
+        match_id: row.try_get("match_id")?,
+        account_id: row.try_get("account_id")?,
+        pool: pool(row)?,
+        seat: small("seat")?,
+        place: small("place")?,
+        before: Rating {
+            mu: row.try_get("mu_before")?,
+            sigma: row.try_get("sigma_before")?,
+        },
+        after: Rating {
+            mu: row.try_get("mu_after")?,
+            sigma: row.try_get("sigma_after")?,
+        },
+        at: row.try_get("created_at")?,
+        public: row.try_get::<String, _>("visibility")? == Visibility::Public.name(),
+    })
+}

@@ -1,0 +1,275 @@
+//! Rated tables and ratings (issue 21): what may be rated, the ratings a rated match's end
+//! writes with it, the player page, and `ratings rebuild` reproducing every rating from the
+//! logs (docs/ratings.md).
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use serde_json::{Value, json};
+
+use kings_corner::ratings::{Model, START};
+
+use crate::helpers::{Player, TestApp, assert_problem, kings_corner, players, spawn_app};
+use crate::notifications::wait_for_notifications;
+
+/// A rated `standard` table of `seats` with a one-day turn (no bank) whose late seats are
+/// claimed.
+fn rated_table(seats: usize) -> Value {
+    json!({"seats": seats, "rated": true, "clock": {"turn_seconds": DAY, "bank_seconds": 0}})
+}
+
+const DAY: i64 = 86_400;
+
+/// A number in `low..=high`.
+fn between(rng: &mut ChaCha8Rng, low: usize, high: usize) -> usize {
+    low + (rng.next_u32() as usize) % (high - low + 1)
+}
+
+/// A rated match created by the first of `players` and joined by the others; its id.
+async fn rated_match(app: &TestApp, players: &[&Player]) -> String {
+    let created = app
+        .post_as(players[0], "/v1/matches", &rated_table(players.len()))
+        .await;
+    assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
+    let id = created.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for player in &players[1..] {
+        let joined = app
+            .post_as(player, &format!("/v1/matches/{id}/join"), &json!({}))
+            .await;
+        assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
+    }
+    id
+}
+
+async fn view(app: &TestApp, player: &Player, id: &str) -> Value {
+    app.json_as(player, &format!("/v1/matches/{id}/view")).await
+}
+
+/// `player` resigns from the match.
+async fn resign(app: &TestApp, player: &Player, id: &str) {
+    let seen = view(app, player, id).await;
+    let resigned = app
+        .post_as(
+            player,
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": seen["version"], "action": {"type": "resign"}}),
+        )
+        .await;
+    if resigned.status() != 200 {
+        let feed = app
+            .json_as(player, &format!("/v1/matches/{id}/events?after=0"))
+            .await;
+        panic!("{} {feed}", resigned.text().await.unwrap());
+    }
+}
+
+/// Every rating the rebuild recomputes, compared: the service's report, and on PostgreSQL the
+/// command's too (a SQLite file is held by its server alone).
+async fn rebuild(app: &TestApp) -> String {
+    let report = app.matches.rebuild_ratings().await.unwrap().to_string();
+    if app.database.postgres_name().is_some() {
+        let (ok, said) = kings_corner(vec![
+            "--database-url".into(),
+            app.settings.database.url.clone(),
+            "ratings".into(),
+            "rebuild".into(),
+        ])
+        .await;
+        assert_eq!(
+            said.trim(),
+            report,
+            "the command says what the service found"
+        );
+        assert_eq!(ok, report.starts_with("ok"), "exit status of: {said}");
+    }
+    report
+}
+
+#[tokio::test]
+async fn a_rated_table_refuses_what_a_rating_cannot_be_fair_under() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let create = async |body: Value| app.post_as(&players[0], "/v1/matches", &body).await;
+    let refusals = [
+        (json!({"seats": 2, "rated": true}), "rated_needs_clock"),
+        (
+            json!({"seats": 2, "rated": true, "clock": "fast_5m", "on_timeout": "bot"}),
+            "rated_needs_claim_or_forfeit",
+        ),
+        (
+            json!({"seats": 2, "rated": true, "clock": "fast_5m", "bots": [{"level": "basic"}]}),
+            "rated_needs_people",
+        ),
+        (
+            json!({"seats": 2, "rated": true, "clock": "fast_5m", "rules": {"preset": "standard", "must_play": true}}),
+            "rated_needs_preset_rules",
+        ),
+        (
+            json!({"seats": 2, "rated": true, "clock": "fast_5m", "hints": true}),
+            "rated_without_hints",
+        ),
+    ];
+    for (body, code) in refusals {
+        let problem = assert_problem(create(body.clone()).await, 422, code).await;
+        assert!(problem["detail"].as_str().unwrap().contains("rated table"));
+    }
+    // Nothing was created.
+    let mine = app.json_as(&players[0], "/v1/matches?mine=true").await;
+    assert_eq!(mine["matches"].as_array().unwrap().len(), 0, "{mine}");
+
+    // A preset at any number of seats is rated in its pool, without hints.
+    let created = create(
+        json!({"seats": 2, "rated": true, "clock": "fast_5m", "on_timeout": "forfeit",
+                                "rules": {"preset": "night-one"}}),
+    )
+    .await;
+    assert_eq!(created.status(), 201);
+    let summary: Value = created.json().await.unwrap();
+    assert_eq!(summary["rating_pool"], "night-one");
+    assert_eq!(summary["hints"], false);
+    // No bot takes a seat later either.
+    let id = summary["id"].as_str().unwrap();
+    let bot = app
+        .post_as(
+            &players[0],
+            &format!("/v1/matches/{id}/bots"),
+            &json!({"level": "basic"}),
+        )
+        .await;
+    assert_problem(bot, 422, "rated_needs_people").await;
+    // An unrated table says so.
+    let unrated: Value = create(json!({"seats": 2})).await.json().await.unwrap();
+    assert_eq!(unrated["rating_pool"], Value::Null);
+    assert_eq!(unrated["hints"], true);
+}
+
+/// Three players; two resign in turn, so the places are the last one in, then the later
+/// leaver, then the first: their ratings are the model's, on every page and notification.
+#[tokio::test]
+async fn a_rated_match_rates_its_players_with_its_end() {
+    let app = spawn_app().await;
+    let players = players(&app, 3).await;
+    let id = rated_match(&app, &[&players[0], &players[1], &players[2]]).await;
+    resign(&app, &players[1], &id).await;
+    resign(&app, &players[0], &id).await;
+
+    let expected = Model::SERVER.rate(&[(START, 2), (START, 3), (START, 1)]);
+    for (seat, player) in players.iter().enumerate() {
+        let page = app
+            .json_as(player, &format!("/v1/players/player{seat}"))
+            .await;
+        let ratings = page["ratings"].as_array().unwrap();
+        assert_eq!(ratings.len(), 1, "{page}");
+        let standard = &ratings[0];
+        assert_eq!(standard["pool"], "standard");
+        assert_eq!(standard["matches"], 1);
+        assert_eq!(
+            standard["mu"].as_f64().unwrap(),
+            expected[seat].mu,
+            "exactly"
+        );
+        assert_eq!(standard["sigma"].as_f64().unwrap(), expected[seat].sigma);
+        assert_eq!(standard["rating"], expected[seat].displayed());
+        assert_eq!(standard["provisional"], true);
+        let history = standard["history"].as_array().unwrap();
+        assert_eq!(history.len(), 1);
+        assert_eq!(history[0]["match_id"], id.as_str());
+        assert_eq!(history[0]["place"], [2, 3, 1][seat]);
+        assert_eq!(history[0]["before"]["rating"], 1000);
+        assert_eq!(
+            history[0]["change"],
+            expected[seat].displayed() - START.displayed()
+        );
+    }
+    let winner = &expected[2];
+    assert!(winner.mu > START.mu && expected[1].mu < expected[0].mu);
+
+    // The end tells each player their change.
+    let told = wait_for_notifications(&app, &players[2], 2).await;
+    let finished = told
+        .iter()
+        .find(|notice| notice["type"] == "match_finished")
+        .expect("match_finished");
+    let rating = &finished["data"]["rating"];
+    assert_eq!(rating["pool"], "standard");
+    assert_eq!(rating["place"], 1);
+    assert_eq!(rating["after"]["mu"].as_f64().unwrap(), winner.mu);
+    assert_eq!(rating["change"], winner.displayed() - 1000);
+
+    let report = rebuild(&app).await;
+    assert!(report.starts_with("ok: 1 rated matches"), "{report}");
+
+    // A stored rating nobody's matches give is found.
+    sqlx::query("UPDATE ratings SET mu = mu + 0.000001 WHERE pool = 'standard'")
+        .execute(app.sql())
+        .await
+        .unwrap();
+    let report = rebuild(&app).await;
+    assert!(report.starts_with("DIFFERENT"), "{report}");
+    assert!(report.contains("FAILED"), "{report}");
+}
+
+/// A few hundred rated matches of two to four of eight players, each ended by resignations
+/// and claims of late seats in a random order, several ending at once with players in common:
+/// the rebuild reproduces every rating and every change to the bit.
+#[tokio::test]
+async fn the_rebuild_reproduces_every_rating_after_many_random_rated_matches() {
+    let app = spawn_app().await;
+    let everyone = players(&app, 8).await;
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut played = 0;
+    for _round in 0..25 {
+        // Eight matches at once, then ended at once: the same player may end two together.
+        let mut tables = Vec::new();
+        for _ in 0..8 {
+            let seats = between(&mut rng, 2, 4);
+            let mut chosen: Vec<usize> = (0..everyone.len()).collect();
+            for i in 0..seats {
+                let j = between(&mut rng, i, chosen.len() - 1);
+                chosen.swap(i, j);
+            }
+            chosen.truncate(seats);
+            let at: Vec<&Player> = chosen.iter().map(|&index| &everyone[index]).collect();
+            let id = rated_match(&app, &at).await;
+            // The order seats leave in: a claim ends the seat to move's turn, a resignation
+            // anyone's.
+            let leaving: Vec<bool> = (0..seats - 1).map(|_| rng.next_u32() % 3 == 0).collect();
+            tables.push((id, chosen, leaving));
+        }
+        let ends = tables.iter().map(|(id, chosen, leaving)| {
+            let app = &app;
+            let everyone = &everyone;
+            async move {
+                let mut still_in = chosen.clone();
+                for (step, claim) in leaving.iter().enumerate() {
+                    let seen = view(app, &everyone[still_in[0]], id).await;
+                    let turn = seen["turn"].as_u64().unwrap() as usize;
+                    if *claim && step == 0 {
+                        // Late seats are claimed by another once the turn's day is over.
+                        let claimer = still_in.iter().position(|seat| *seat != chosen[turn]);
+                        let claimer = &everyone[still_in[claimer.unwrap()]];
+                        let claimed = app
+                            .post_as(claimer, &format!("/v1/matches/{id}/claim"), &json!({}))
+                            .await;
+                        assert_eq!(claimed.status(), 200, "{}", claimed.text().await.unwrap());
+                        still_in.retain(|seat| *seat != chosen[turn]);
+                    } else {
+                        let leaver = still_in.remove(step % still_in.len());
+                        resign(app, &everyone[leaver], id).await;
+                    }
+                }
+            }
+        });
+        app.clock.advance(DAY + 1);
+        futures_util::future::join_all(ends).await;
+        played += tables.len();
+    }
+    assert_eq!(played, 200);
+    let report = rebuild(&app).await;
+    assert!(
+        report.starts_with("ok: 200 rated matches replayed"),
+        "{report}"
+    );
+}
