@@ -150,7 +150,9 @@ impl From<StoreError> for ApiError {
 impl From<MatchError> for ApiError {
     fn from(error: MatchError) -> ApiError {
         let status = match &error {
-            MatchError::NotFound | MatchError::NoSuchPlayer => StatusCode::NOT_FOUND,
+            MatchError::NotFound | MatchError::NoSuchPlayer | MatchError::NoSuchPool => {
+                StatusCode::NOT_FOUND
+            }
             MatchError::AccountNeeded => StatusCode::UNAUTHORIZED,
             MatchError::NotAPlayer
             | MatchError::NotSeated

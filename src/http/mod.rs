@@ -48,6 +48,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(tokens::revoke_token)
         .service(tokens::create_stream_ticket)
         .service(players::get_player)
+        .service(players::get_leaderboard)
         .service(notifications::get_notifications)
         .service(notifications::stream_notifications)
         .service(webhooks::create_webhook)

@@ -15,6 +15,11 @@ pub enum MatchError {
     /// No account has this username (a player page).
     #[error("There is no player of this name.")]
     NoSuchPlayer,
+    /// No rating pool has this name (a leaderboard).
+    #[error(
+        "There is no rating pool of this name: pools are the presets `standard`, `draw-first`, `foundations` and `night-one`."
+    )]
+    NoSuchPool,
     /// Listing one's own matches (`mine`, `turn`) without signing in.
     #[error(
         "Your own matches are listed for a signed-in player: send `Authorization: Bearer <token>`."
@@ -184,6 +189,7 @@ impl MatchError {
         match self {
             MatchError::NotFound => "not_found",
             MatchError::NoSuchPlayer => "player_not_found",
+            MatchError::NoSuchPool => "pool_not_found",
             MatchError::AccountNeeded => "missing_token",
             MatchError::NotAPlayer => "not_a_player",
             MatchError::NotSeated => "not_seated",

@@ -17,6 +17,7 @@
 //! - [`rematch`]: the next match for the players of an ended one;
 //! - [`talk`]: table talk, written into the log without making moves stale;
 //! - [`players`]: player pages (what an account played, won and left, and its ratings);
+//!   [`leaderboard`]: a rating pool's players, best first;
 //! - [`rated`]: rated tables: which tables may be rated, and the ratings a rated match's end
 //!   writes with it (docs/ratings.md); [`rebuild`]: every rating recomputed from the logs;
 //! - [`archive`]: replays and the verifiable [`export`];
@@ -52,6 +53,7 @@ mod figures;
 pub mod hints;
 pub mod idempotency;
 pub mod invitations;
+pub mod leaderboard;
 mod leased;
 pub mod listing;
 pub mod lobby;

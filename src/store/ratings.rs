@@ -77,6 +77,28 @@ pub struct PoolRating {
     pub updated_at: i64,
 }
 
+/// One player on a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardEntry {
+    /// The account.
+    pub account_id: String,
+    /// Its username.
+    pub username: String,
+    /// Its rating and count.
+    pub standing: Standing,
+    /// μ − 3σ as the database computed it: the board's order, and the cursor's key.
+    pub ordinal: f64,
+}
+
+/// Where a leaderboard's page ends: the last entry's μ − 3σ and account.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardCursor {
+    /// μ − 3σ of the last entry.
+    pub ordinal: f64,
+    /// Its account id.
+    pub account_id: String,
+}
+
 /// One stored change, as the history and the rebuild read it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredChange {
@@ -147,6 +169,77 @@ impl Db {
             })
             .await?;
         rows.iter().map(pool_rating).collect()
+    }
+
+    /// A page of `pool`'s leaderboard: its players (established ones, or with `provisional`
+    /// those whose σ is above `provisional_sigma`) by μ − 3σ, best first, after `cursor`, at
+    /// most `limit`; and how many players the board holds before the page.
+    pub async fn leaderboard(
+        &self,
+        pool: Preset,
+        provisional: bool,
+        provisional_sigma: f64,
+        cursor: Option<&BoardCursor>,
+        limit: i64,
+    ) -> Result<(Vec<BoardEntry>, i64), StoreError> {
+        let sigma = if provisional {
+            "r.sigma > $2"
+        } else {
+            "r.sigma <= $2"
+        };
+        let board = format!(
+            "FROM ratings r JOIN accounts a ON a.id = r.account_id \
+             WHERE r.pool = $1 AND {sigma} AND a.deleted_at IS NULL"
+        );
+        let page = format!(
+            "SELECT r.account_id, a.username, r.mu, r.sigma, r.matches, \
+             (r.mu - 3 * r.sigma) AS ordinal {board} \
+             AND ((r.mu - 3 * r.sigma) < $3 OR ((r.mu - 3 * r.sigma) = $3 AND r.account_id > $4)) \
+             ORDER BY (r.mu - 3 * r.sigma) DESC, r.account_id LIMIT $5"
+        );
+        let ahead = format!(
+            "SELECT COUNT(*) {board} \
+             AND ((r.mu - 3 * r.sigma) > $3 OR ((r.mu - 3 * r.sigma) = $3 AND r.account_id <= $4))"
+        );
+        // Before the first page: after a place above everyone.
+        let (ordinal, after) = cursor.map_or((f64::MAX, ""), |cursor| {
+            (cursor.ordinal, cursor.account_id.as_str())
+        });
+        self.single(async |connection| {
+            let rows = query(&page)
+                .bind(pool.name())
+                .bind(provisional_sigma)
+                .bind(ordinal)
+                .bind(after)
+                .bind(limit)
+                .fetch_all(&mut *connection)
+                .await?;
+            let before: i64 = if cursor.is_some() {
+                query(&ahead)
+                    .bind(pool.name())
+                    .bind(provisional_sigma)
+                    .bind(ordinal)
+                    .bind(after)
+                    .fetch_one(&mut *connection)
+                    .await?
+                    .try_get(0)?
+            } else {
+                0
+            };
+            let entries = rows
+                .iter()
+                .map(|row| {
+                    Ok(BoardEntry {
+                        account_id: row.try_get("account_id")?,
+                        username: row.try_get("username")?,
+                        standing: standing(row)?,
+                        ordinal: row.try_get("ordinal")?,
+                    })
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            Ok::<_, StoreError>((entries, before))
+        })
+        .await
     }
 
     /// Every rating of every account (the rebuild compares them all).

@@ -198,6 +198,32 @@ async fn a_rated_match_rates_its_players_with_its_end() {
     assert_eq!(rating["after"]["mu"].as_f64().unwrap(), winner.mu);
     assert_eq!(rating["change"], winner.displayed() - 1000);
 
+    // New players are provisional: the established board is empty, the provisional one has
+    // them all, the winner first.
+    let board = app.json_as(&players[0], "/v1/leaderboards/standard").await;
+    assert_eq!(board["players"], json!([]), "{board}");
+    let board = app
+        .json_as(&players[0], "/v1/leaderboards/standard?provisional=true")
+        .await;
+    let names: Vec<&str> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["username"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["player2", "player0", "player1"], "{board}");
+    assert_eq!(board["players"][0]["place"], 1);
+    assert_eq!(board["players"][0]["rating"], winner.displayed());
+    let unknown = app.get_as(&players[0], "/v1/leaderboards/chess").await;
+    assert_problem(unknown, 404, "pool_not_found").await;
+    let forged = app
+        .get_as(
+            &players[0],
+            "/v1/leaderboards/standard?cursor=bm90LWEtY3Vyc29y",
+        )
+        .await;
+    assert_problem(forged, 422, "invalid_query").await;
+
     let report = rebuild(&app).await;
     assert!(report.starts_with("ok: 1 rated matches"), "{report}");
 
@@ -267,6 +293,46 @@ async fn the_rebuild_reproduces_every_rating_after_many_random_rated_matches() {
         played += tables.len();
     }
     assert_eq!(played, 200);
+
+    // The leaderboard, three at a time, is every player by μ − 3σ, best first, as their own
+    // pages say; established and provisional players apart.
+    let mut expected = Vec::new();
+    for index in 0..everyone.len() {
+        let page = app
+            .json_as(&everyone[0], &format!("/v1/players/player{index}"))
+            .await;
+        let standard = &page["ratings"][0];
+        let ordinal = standard["mu"].as_f64().unwrap() - 3.0 * standard["sigma"].as_f64().unwrap();
+        let provisional = standard["provisional"].as_bool().unwrap();
+        expected.push((ordinal, format!("player{index}"), provisional));
+    }
+    expected.sort_by(|one, other| other.0.total_cmp(&one.0));
+    for provisional in [false, true] {
+        let mut listed = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut path = format!("/v1/leaderboards/standard?limit=3&provisional={provisional}");
+            if let Some(cursor) = &cursor {
+                path.push_str(&format!("&cursor={cursor}"));
+            }
+            let page = app.json_as(&everyone[0], &path).await;
+            for entry in page["players"].as_array().unwrap() {
+                assert_eq!(entry["place"], listed.len() + 1, "{page}");
+                listed.push(entry["username"].as_str().unwrap().to_owned());
+            }
+            match page["next_cursor"].as_str() {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => break,
+            }
+        }
+        let wanted: Vec<String> = expected
+            .iter()
+            .filter(|(_, _, on_trial)| *on_trial == provisional)
+            .map(|(_, name, _)| name.clone())
+            .collect();
+        assert_eq!(listed, wanted, "provisional={provisional}");
+    }
+
     let report = rebuild(&app).await;
     assert!(
         report.starts_with("ok: 200 rated matches replayed"),

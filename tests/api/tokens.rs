@@ -35,6 +35,7 @@ const ENDPOINTS: &[(&str, &str, Option<&str>)] = &[
     ("get", "/v1/me/webhooks/{id}/deliveries", Some("webhooks")),
     ("post", "/v1/me/stream-tickets", Some("read")),
     ("get", "/v1/players/{username}", Some("read")),
+    ("get", "/v1/leaderboards/{pool}", Some("read")),
     ("post", "/v1/matches", Some("play")),
     ("get", "/v1/matches", Some("read")),
     ("get", "/v1/matches/{id}", Some("read")),
@@ -64,6 +65,7 @@ const ALSO_WITHOUT_A_TOKEN: &[(&str, &str)] = &[
     ("get", "/v1/matches/{id}/stream"),
     ("get", "/v1/matches/{id}/replay"),
     ("get", "/v1/players/{username}"),
+    ("get", "/v1/leaderboards/{pool}"),
 ];
 
 const SCOPES: [&str; 4] = ["play", "read", "webhooks", "account"];
@@ -164,7 +166,8 @@ async fn every_endpoint_names_its_scope_and_refuses_tokens_without_it() {
         let security = &described[&(method.to_string(), template.to_string())];
         let path = template
             .replace("{id}", some_id)
-            .replace("{username}", "nobody-here");
+            .replace("{username}", "nobody-here")
+            .replace("{pool}", "standard");
         match scope {
             Some(scope) => {
                 let open = ALSO_WITHOUT_A_TOKEN.contains(&(*method, *template));
