@@ -30,6 +30,15 @@ pub enum Command {
     Verify {
         /// The file `GET /v1/matches/{id}/export` returned.
         file: std::path::PathBuf,
+        /// Also print the rating change the result implies in its preset's pool
+        /// (docs/ratings.md), every seat starting from a new player's rating unless `--prior`
+        /// gives it.
+        #[arg(long)]
+        rate: bool,
+        /// A seat's rating before the match, `SEAT=MU,SIGMA` (as a player page shows them);
+        /// repeat for each seat. Implies `--rate`.
+        #[arg(long = "prior", value_name = "SEAT=MU,SIGMA")]
+        priors: Vec<String>,
     },
     /// Copy the SQLite database into a new FILE while the server runs (or not): a consistent,
     /// compacted copy. PostgreSQL: use pg_dump.

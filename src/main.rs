@@ -19,7 +19,7 @@ async fn main() -> anyhow::Result<()> {
             println!("{}", kings_corner::http::openapi_json());
             Ok(())
         }
-        Command::Verify { file } => {
+        Command::Verify { file, rate, priors } => {
             let text = std::fs::read_to_string(&file)?;
             let export: kings_corner::matches::export::MatchExport = serde_json::from_str(&text)
                 .map_err(|error| {
@@ -31,6 +31,15 @@ async fn main() -> anyhow::Result<()> {
                         "ok: match {} verified: {} events, {} hand(s), winners {:?}",
                         export.match_id, verified.events, verified.hands, verified.winners
                     );
+                    if rate || !priors.is_empty() {
+                        match kings_corner::matches::rated::implied(&export, &verified, &priors) {
+                            Ok(lines) => lines.iter().for_each(|line| println!("{line}")),
+                            Err(problem) => {
+                                eprintln!("error: {problem}");
+                                std::process::exit(2);
+                            }
+                        }
+                    }
                     Ok(())
                 }
                 Err(problem) => {

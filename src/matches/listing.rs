@@ -95,12 +95,22 @@ impl Matches {
         let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
         let mut seats = self.db.seats_of(&ids).await?;
         let now = self.clock.now();
+        // The ratings of the rated tables' players, in one read.
+        let rated: Vec<&str> = rows
+            .iter()
+            .filter(|row| row.rating_pool.is_some())
+            .flat_map(|row| seats.get(&row.id).into_iter().flatten())
+            .map(|seat| seat.account_id.as_str())
+            .collect();
+        let known = self.db.standings_of(&rated).await?;
         let matches = rows
             .iter()
             .map(|row| {
                 let seats = seats.remove(&row.id).unwrap_or_default();
                 let seated = account.is_some_and(|id| store::seat_of(&seats, id).is_some());
-                MatchSummary::new(row, &seats, seated, now)
+                let mut summary = MatchSummary::new(row, &seats, seated, now);
+                summary.show_ratings(&seats, &known);
+                summary
             })
             .collect();
         Ok(MatchPage {

@@ -9,9 +9,10 @@
 use std::fmt;
 
 use super::cache::MatchState;
+use super::export::{MatchExport, Verified};
 use super::{MatchError, Matches};
 use crate::model::{ClockSettings, OnTimeout};
-use crate::ratings::{Model, START};
+use crate::ratings::{Model, Rating, START};
 use crate::rules::{Preset, Rules, Seat};
 use crate::store::ratings::{RatingChange, RatingUpdate, Standing};
 
@@ -167,4 +168,73 @@ pub(super) fn ends_rated(current: &MatchState, next: &MatchState) -> bool {
     next.table.rating_pool.is_some()
         && current.state.standings().is_none()
         && next.state.standings().is_some()
+}
+
+/// What `kings-corner verify --rate` prints: the rating change a verified export's result
+/// implies in its preset's pool, from `priors` (`SEAT=MU,SIGMA`; a seat not given starts as a
+/// new player), one line per seat. Refused for rules that are no preset's, a malformed prior,
+/// or an aborted match.
+pub fn implied(
+    export: &MatchExport,
+    verified: &Verified,
+    priors: &[String],
+) -> Result<Vec<String>, String> {
+    let pool = Preset::of(&export.rules)
+        .ok_or("the match's rules are no preset's: it could not have been rated")?;
+    if verified.standings.is_empty() {
+        return Err("the match was aborted: it is not rated".into());
+    }
+    let seats = verified.standings.len();
+    let mut before = vec![UNRATED; seats];
+    for prior in priors {
+        let parsed = prior.split_once('=').and_then(|(seat, rating)| {
+            let seat: usize = seat.trim().parse().ok()?;
+            let (mu, sigma) = rating.split_once(',')?;
+            let rating = Rating {
+                mu: mu.trim().parse().ok()?,
+                sigma: sigma.trim().parse().ok()?,
+            };
+            (seat < seats
+                && rating.mu.is_finite()
+                && rating.sigma > 0.0
+                && rating.sigma.is_finite())
+            .then_some((seat, rating))
+        });
+        let (seat, rating) = parsed.ok_or_else(|| {
+            format!("--prior {prior}: give SEAT=MU,SIGMA, a seat of the match and σ > 0")
+        })?;
+        before[seat] = Standing { rating, matches: 1 };
+    }
+    let names: Vec<String> = (0..seats)
+        .map(|seat| {
+            export
+                .seats
+                .iter()
+                .find(|taken| usize::from(taken.seat) == seat)
+                .map_or_else(String::new, |taken| taken.username.clone())
+        })
+        .collect();
+    // The usernames stand for the accounts here: they are only printed.
+    let update = rate(pool, &names, &verified.standings, &before);
+    let mut lines = vec![format!(
+        "rating changes in the {} pool (docs/ratings.md):",
+        pool.name()
+    )];
+    for change in &update.changes {
+        let (from, to) = (change.before.rating, change.after);
+        lines.push(format!(
+            "seat {} ({}), place {}: {} -> {} ({:+}); mu {} -> {}, sigma {} -> {}",
+            change.seat,
+            change.account_id,
+            change.place,
+            from.displayed(),
+            to.displayed(),
+            to.displayed() - from.displayed(),
+            from.mu,
+            to.mu,
+            from.sigma,
+            to.sigma
+        ));
+    }
+    Ok(lines)
 }

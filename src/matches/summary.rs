@@ -1,15 +1,20 @@
 //! [`MatchSummary`]: the public face of a match, as listings and the summary endpoint show it.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::access::Viewer;
 use super::cache::MatchState;
 use super::clock::ClockView;
+use super::rated::UNRATED;
 use super::{MatchError, Matches};
 use crate::bots::Level;
 use crate::model::{MatchStatus, Outcome, Visibility};
+use crate::ratings::RatingShown;
 use crate::rules::{Preset, Rules, Seat};
+use crate::store::ratings::Standing;
 use crate::store::{MatchRow, SeatRow};
 
 /// A taken seat, as everybody sees it.
@@ -21,6 +26,10 @@ pub struct SeatInfo {
     pub username: String,
     /// The bot's level, in a seat a bot holds; `null` for a person.
     pub bot: Option<Level>,
+    /// At a rated table: the player's rating in its pool now (a newcomer's is 1000,
+    /// provisional). Absent at other tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<RatingShown>,
 }
 
 impl SeatInfo {
@@ -29,6 +38,7 @@ impl SeatInfo {
             seat: seat.seat,
             username: seat.username.clone(),
             bot: seat.bot,
+            rating: None,
         }
     }
 }
@@ -132,6 +142,7 @@ impl MatchSummary {
                     seat,
                     username: String::new(),
                     bot: None,
+                    rating: None,
                 },
                 SeatInfo::of,
             )
@@ -184,6 +195,27 @@ impl MatchSummary {
     }
 }
 
+impl MatchSummary {
+    /// At a rated table: each seat's rating in the match's pool, from `known` (by account and
+    /// pool; a player not in it is new to the pool).
+    pub(super) fn show_ratings(
+        &mut self,
+        seats: &[SeatRow],
+        known: &HashMap<(String, Preset), Standing>,
+    ) {
+        let Some(pool) = self.rating_pool else {
+            return;
+        };
+        for (info, seat) in self.seats.iter_mut().zip(seats) {
+            let standing = known
+                .get(&(seat.account_id.clone(), pool))
+                .copied()
+                .unwrap_or(UNRATED);
+            info.rating = Some(standing.rating.into());
+        }
+    }
+}
+
 impl Matches {
     /// The summary of a match the caller may see, with running totals once it has started.
     pub async fn summary(
@@ -193,7 +225,11 @@ impl Matches {
     ) -> Result<MatchSummary, MatchError> {
         let (read, seats, role) = self.read_row_and_seats(match_id, viewer).await?;
         let now = self.clock.now();
-        let summary = MatchSummary::new(&read.row, &seats, role.seat().is_some(), now);
+        let mut summary = MatchSummary::new(&read.row, &seats, role.seat().is_some(), now);
+        if read.row.rating_pool.is_some() {
+            let accounts: Vec<&str> = seats.iter().map(|seat| seat.account_id.as_str()).collect();
+            summary.show_ratings(&seats, &self.db.standings_of(&accounts).await?);
+        }
         if read.row.version == 0 {
             return Ok(summary);
         }

@@ -155,6 +155,34 @@ impl Db {
             .collect()
     }
 
+    /// Every rating of any of `accounts`, by account and pool (the seats of a page of
+    /// summaries).
+    pub async fn standings_of(
+        &self,
+        accounts: &[&str],
+    ) -> Result<HashMap<(String, Preset), Standing>, StoreError> {
+        if accounts.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let placeholders: Vec<String> = (1..=accounts.len()).map(|i| format!("${i}")).collect();
+        let statement = format!(
+            "SELECT account_id, pool, mu, sigma, matches FROM ratings WHERE account_id IN ({})",
+            placeholders.join(", ")
+        );
+        let rows = self
+            .single(async |connection| {
+                let mut select = query(&statement);
+                for account in accounts {
+                    select = select.bind(*account);
+                }
+                select.fetch_all(connection).await
+            })
+            .await?;
+        rows.iter()
+            .map(|row| Ok(((row.try_get("account_id")?, pool(row)?), standing(row)?)))
+            .collect()
+    }
+
     /// Every rating of an account, one per pool it has played a rated match in.
     pub async fn ratings_of(&self, account_id: &str) -> Result<Vec<PoolRating>, StoreError> {
         let rows = self

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde_json::{Value, json};
 
-use kings_corner::ratings::{Model, START};
+use kings_corner::ratings::{Model, Rating, START};
 
 use crate::helpers::{Player, TestApp, assert_problem, kings_corner, players, spawn_app};
 use crate::notifications::wait_for_notifications;
@@ -152,10 +152,34 @@ async fn a_rated_match_rates_its_players_with_its_end() {
     let app = spawn_app().await;
     let players = players(&app, 3).await;
     let id = rated_match(&app, &[&players[0], &players[1], &players[2]]).await;
+    // Newcomers to the pool show 1000, provisional, beside their names.
+    let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+    for seat in summary["seats"].as_array().unwrap() {
+        assert_eq!(seat["rating"]["rating"], 1000, "{summary}");
+        assert_eq!(seat["rating"]["provisional"], true);
+    }
     resign(&app, &players[1], &id).await;
     resign(&app, &players[0], &id).await;
 
     let expected = Model::SERVER.rate(&[(START, 2), (START, 3), (START, 1)]);
+    // The summary and the listings show the ratings now.
+    let summary = app.json_as(&players[0], &format!("/v1/matches/{id}")).await;
+    let mine = app.json_as(&players[0], "/v1/matches?mine=true").await;
+    for shown in [&summary, &mine["matches"][0]] {
+        for (seat, rating) in expected.iter().enumerate() {
+            assert_eq!(
+                shown["seats"][seat]["rating"]["mu"].as_f64().unwrap(),
+                rating.mu
+            );
+            assert_eq!(shown["seats"][seat]["rating"]["rating"], rating.displayed());
+        }
+    }
+    // An unrated table shows no ratings.
+    let unrated = app
+        .post_as(&players[0], "/v1/matches", &json!({"seats": 2}))
+        .await;
+    let unrated: Value = unrated.json().await.unwrap();
+    assert!(unrated["seats"][0].get("rating").is_none(), "{unrated}");
     for (seat, player) in players.iter().enumerate() {
         let page = app
             .json_as(player, &format!("/v1/players/player{seat}"))
@@ -223,6 +247,61 @@ async fn a_rated_match_rates_its_players_with_its_end() {
         )
         .await;
     assert_problem(forged, 422, "invalid_query").await;
+
+    // `verify --rate` on the export prints the same change, to the last digit.
+    let export = app
+        .json_as(&players[0], &format!("/v1/matches/{id}/export"))
+        .await;
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), export.to_string()).unwrap();
+    let path = file.path().display().to_string();
+    let (ok, said) = kings_corner(vec!["verify".into(), path.clone(), "--rate".into()]).await;
+    assert!(ok, "{said}");
+    let line = format!(
+        "seat 2 (player2), place 1: 1000 -> {} ({:+}); mu 25 -> {}, sigma {} -> {}",
+        winner.displayed(),
+        winner.displayed() - 1000,
+        winner.mu,
+        START.sigma,
+        winner.sigma
+    );
+    assert!(said.contains(&line), "{said}\nlacks {line}");
+    // From ratings of their own: the model's answer for them.
+    let prior = [
+        (START, 2),
+        (START, 3),
+        (
+            Rating {
+                mu: 30.5,
+                sigma: 4.25,
+            },
+            1,
+        ),
+    ];
+    let (ok, said) = kings_corner(vec![
+        "verify".into(),
+        path.clone(),
+        "--prior".into(),
+        "2=30.5,4.25".into(),
+    ])
+    .await;
+    assert!(ok, "{said}");
+    let after = Model::SERVER.rate(&prior)[2];
+    assert!(
+        said.contains(&format!(
+            "mu 30.5 -> {}, sigma 4.25 -> {}",
+            after.mu, after.sigma
+        )),
+        "{said}"
+    );
+    let (ok, said) = kings_corner(vec![
+        "verify".into(),
+        path,
+        "--prior".into(),
+        "7=1,1".into(),
+    ])
+    .await;
+    assert!(!ok && said.contains("--prior 7=1,1"), "{said}");
 
     let report = rebuild(&app).await;
     assert!(report.starts_with("ok: 1 rated matches"), "{report}");
