@@ -135,6 +135,9 @@ impl Db {
         pool: Preset,
         accounts: &[&str],
     ) -> Result<HashMap<String, Standing>, StoreError> {
+        if accounts.is_empty() {
+            return Ok(HashMap::new());
+        }
         let placeholders: Vec<String> =
             (0..accounts.len()).map(|i| format!("${}", i + 2)).collect();
         let statement = format!(

@@ -70,13 +70,12 @@ async fn resign(app: &TestApp, player: &Player, id: &str) {
 async fn rebuild(app: &TestApp) -> String {
     let report = app.matches.rebuild_ratings().await.unwrap().to_string();
     if app.database.postgres_name().is_some() {
-        let (ok, said) = kings_corner(vec![
-            "--database-url".into(),
-            app.settings.database.url.clone(),
-            "ratings".into(),
-            "rebuild".into(),
-        ])
-        .await;
+        let mut args = vec!["--database-url".into(), app.settings.database.url.clone()];
+        if app.settings.database.behind_transaction_pooler() {
+            args.extend(["--database-pooler".into(), "transaction".into()]);
+        }
+        args.extend(["ratings".into(), "rebuild".into()]);
+        let (ok, said) = kings_corner(args).await;
         assert_eq!(
             said.trim(),
             report,
