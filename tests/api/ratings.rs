@@ -71,8 +71,12 @@ async fn rebuild(app: &TestApp) -> String {
     let report = app.matches.rebuild_ratings().await.unwrap().to_string();
     if app.database.postgres_name().is_some() {
         let mut args = vec!["--database-url".into(), app.settings.database.url.clone()];
+        // The server's own database settings, as an operator would pass them.
         if app.settings.database.behind_transaction_pooler() {
             args.extend(["--database-pooler".into(), "transaction".into()]);
+        }
+        if let Some(listen) = &app.settings.database.listen_url {
+            args.extend(["--database-listen-url".into(), listen.clone()]);
         }
         args.extend(["ratings".into(), "rebuild".into()]);
         let (ok, said) = kings_corner(args).await;
