@@ -447,9 +447,14 @@ pub async fn full_match(app: &TestApp, players: &[Player], rules: Value) -> Stri
     id
 }
 
-/// A match created by the first player with `body` and joined by the others.
-pub async fn seated_match(app: &TestApp, players: &[Player], body: Value) -> String {
-    let created = app.post_as(&players[0], "/v1/matches", &body).await;
+/// A match created by the first player with `body` and joined by the others (players, or
+/// references to some).
+pub async fn seated_match<P: std::borrow::Borrow<Player>>(
+    app: &TestApp,
+    players: &[P],
+    body: Value,
+) -> String {
+    let created = app.post_as(players[0].borrow(), "/v1/matches", &body).await;
     assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
     let id = created.json::<Value>().await.unwrap()["id"]
         .as_str()
@@ -457,9 +462,13 @@ pub async fn seated_match(app: &TestApp, players: &[Player], body: Value) -> Str
         .to_owned();
     for player in &players[1..] {
         let joined = app
-            .post_as(player, &format!("/v1/matches/{id}/join"), &json!({}))
+            .post_as(
+                player.borrow(),
+                &format!("/v1/matches/{id}/join"),
+                &json!({}),
+            )
             .await;
-        assert_eq!(joined.status(), 200);
+        assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
     }
     id
 }

@@ -8,7 +8,9 @@ use serde_json::{Value, json};
 
 use kings_corner::ratings::{Model, Rating, START};
 
-use crate::helpers::{Player, TestApp, assert_problem, kings_corner, players, spawn_app};
+use crate::helpers::{
+    Player, TestApp, assert_problem, kings_corner, players, seated_match, spawn_app,
+};
 use crate::notifications::wait_for_notifications;
 
 /// A rated `standard` table of `seats` with a one-day turn (no bank) whose late seats are
@@ -26,21 +28,7 @@ fn between(rng: &mut ChaCha8Rng, low: usize, high: usize) -> usize {
 
 /// A rated match created by the first of `players` and joined by the others; its id.
 async fn rated_match(app: &TestApp, players: &[&Player]) -> String {
-    let created = app
-        .post_as(players[0], "/v1/matches", &rated_table(players.len()))
-        .await;
-    assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
-    let id = created.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    for player in &players[1..] {
-        let joined = app
-            .post_as(player, &format!("/v1/matches/{id}/join"), &json!({}))
-            .await;
-        assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
-    }
-    id
+    seated_match(app, players, rated_table(players.len())).await
 }
 
 async fn view(app: &TestApp, player: &Player, id: &str) -> Value {
