@@ -126,6 +126,16 @@ impl Matches {
     /// passed at a match whose late seats are claimed (`on_timeout: claim`). Answers the
     /// caller's view after it.
     pub async fn claim(&self, match_id: &str, player: Player<'_>) -> Result<MatchView, MatchError> {
+        // A lost race (the sweeper's reminder, talk, a move) is looked at again: the seat may
+        // have moved meanwhile, and then it is no longer late.
+        retrying_races(|| self.claim_once(match_id, player)).await
+    }
+
+    async fn claim_once(
+        &self,
+        match_id: &str,
+        player: Player<'_>,
+    ) -> Result<MatchView, MatchError> {
         let (current, seat) = self.seated(match_id, player).await?;
         if !current.state.is_active(seat) {
             return Err(crate::rules::RuleError::SeatOut(seat).into());
