@@ -153,10 +153,15 @@ impl Matches {
             })
             .collect::<Result<_, _>>()?;
         let ids: Vec<&str> = accounts.iter().map(String::as_str).collect();
-        let known = self.db.standings_in(pool, &ids).await?;
+        let known = self.db.standings_of(&ids).await?;
         let before: Vec<Standing> = accounts
             .iter()
-            .map(|account| known.get(account).copied().unwrap_or(UNRATED))
+            .map(|account| {
+                known
+                    .get(&(account.clone(), pool))
+                    .copied()
+                    .unwrap_or(UNRATED)
+            })
             .collect();
         Ok(Some(rate(pool, &accounts, &places, &before)))
     }

@@ -129,35 +129,6 @@ const CHANGE_COLUMNS: &str = "c.id, c.match_id, c.account_id, c.pool, c.seat, c.
      c.sigma_before, c.mu_after, c.sigma_after, c.created_at, m.visibility";
 
 impl Db {
-    /// The ratings in `pool` of those of `accounts` that have one.
-    pub async fn standings_in(
-        &self,
-        pool: Preset,
-        accounts: &[&str],
-    ) -> Result<HashMap<String, Standing>, StoreError> {
-        if accounts.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let placeholders: Vec<String> =
-            (0..accounts.len()).map(|i| format!("${}", i + 2)).collect();
-        let statement = format!(
-            "SELECT account_id, mu, sigma, matches FROM ratings WHERE pool = $1 AND account_id IN ({})",
-            placeholders.join(", ")
-        );
-        let rows = self
-            .single(async |connection| {
-                let mut select = query(&statement).bind(pool.name());
-                for account in accounts {
-                    select = select.bind(*account);
-                }
-                select.fetch_all(connection).await
-            })
-            .await?;
-        rows.iter()
-            .map(|row| Ok((row.try_get("account_id")?, standing(row)?)))
-            .collect()
-    }
-
     /// Every rating of any of `accounts`, by account and pool (the seats of a page of
     /// summaries).
     pub async fn standings_of(
