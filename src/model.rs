@@ -1,7 +1,7 @@
 //! The words every layer above the rules shares about a match: where it is in its life, who may
-//! see it, its clock and what a passed deadline means, how it ended, and who plays a seat. The
-//! API's schemas come from here; the store maps these to and from its columns by name
-//! ([`Named`]). Nothing here imports from the store or the HTTP layer.
+//! see it, its clock and what a passed deadline means, how it ended, who plays a seat, and
+//! where a seek for a table is. The API's schemas come from here; the store maps these to and
+//! from its columns by name ([`Named`]). Nothing here imports from the store or the HTTP layer.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -75,7 +75,7 @@ named!(Visibility {
 
 /// A match's clock (issue 8): so many seconds a turn, plus a bank per seat that time used
 /// beyond a turn's seconds comes out of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 pub struct ClockSettings {
     /// Seconds each turn may take before it draws on the bank.
     pub turn_seconds: u32,
@@ -123,7 +123,7 @@ pub const MOST_TURN_SECONDS: u32 = 30 * DAY;
 pub const MOST_BANK_SECONDS: u32 = 60 * DAY;
 
 /// What a passed deadline means.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OnTimeout {
     /// Nothing happens by itself: any other seat still in may claim, forfeiting the late seat.
@@ -181,6 +181,27 @@ named!(Level {
     Expert => "expert",
 });
 
+/// Where a seek (quick pairing) is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeekStatus {
+    /// Waiting for compatible seekers.
+    Open,
+    /// Seated in a new match with others (`match_id`).
+    Matched,
+    /// Withdrawn by its seeker.
+    Cancelled,
+    /// Not matched before its `expires_at`.
+    Expired,
+}
+
+named!(SeekStatus {
+    Open => "open",
+    Matched => "matched",
+    Cancelled => "cancelled",
+    Expired => "expired",
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +230,6 @@ mod tests {
         names_are_serde_names::<OnTimeout>();
         names_are_serde_names::<Outcome>();
         names_are_serde_names::<Level>();
+        names_are_serde_names::<SeekStatus>();
     }
 }

@@ -113,6 +113,7 @@ impl Application {
             .keep_time(Duration::from_secs(settings.clock_sweep_seconds));
         matches.clone().into_inner().keep_bots_playing();
         matches.clone().into_inner().keep_finishing_deletions();
+        matches.clone().into_inner().keep_pairing();
         let hashing = match settings.password_hashing_concurrency {
             0 => std::thread::available_parallelism().map_or(2, usize::from),
             chosen => chosen as usize,

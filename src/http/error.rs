@@ -150,9 +150,10 @@ impl From<StoreError> for ApiError {
 impl From<MatchError> for ApiError {
     fn from(error: MatchError) -> ApiError {
         let status = match &error {
-            MatchError::NotFound | MatchError::NoSuchPlayer | MatchError::NoSuchPool => {
-                StatusCode::NOT_FOUND
-            }
+            MatchError::NotFound
+            | MatchError::NoSuchPlayer
+            | MatchError::NoSuchPool
+            | MatchError::SeekNotFound => StatusCode::NOT_FOUND,
             MatchError::AccountNeeded => StatusCode::UNAUTHORIZED,
             MatchError::NotAPlayer
             | MatchError::NotSeated
@@ -172,6 +173,8 @@ impl From<MatchError> for ApiError {
             | MatchError::SeatsKept
             | MatchError::NotNudgeable { .. }
             | MatchError::AlreadyNudged(_)
+            | MatchError::SeekMatched { .. }
+            | MatchError::TooManySeeks(_)
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)
@@ -183,7 +186,8 @@ impl From<MatchError> for ApiError {
             | MatchError::UnknownUsername
             | MatchError::InvalidQuery { .. }
             | MatchError::IdempotencyKeyReused
-            | MatchError::InvalidMessage { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            | MatchError::InvalidMessage { .. }
+            | MatchError::InvalidSeek { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             MatchError::NudgeTooEarly { retry_after, .. } => {
                 let refusal =
                     ApiError::refused(StatusCode::CONFLICT, error.code(), error.to_string());

@@ -23,6 +23,7 @@ pub mod players;
 pub mod query_names;
 pub mod request_log;
 pub mod rules;
+pub mod seeks;
 pub mod sse;
 pub mod text;
 pub mod tokens;
@@ -49,6 +50,10 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(tokens::create_stream_ticket)
         .service(players::get_player)
         .service(players::get_leaderboard)
+        .service(seeks::create_seek)
+        .service(seeks::list_seeks)
+        .service(seeks::get_seek)
+        .service(seeks::cancel_seek)
         .service(notifications::get_notifications)
         .service(notifications::stream_notifications)
         .service(webhooks::create_webhook)

@@ -174,6 +174,26 @@ pub enum MatchError {
         /// Seconds until the account may ask again.
         retry_after: u64,
     },
+    /// No seek of the caller's has this id.
+    #[error("You have no seek of this id.")]
+    SeekNotFound,
+    /// Withdrawing a seek that was seated already.
+    #[error("This seek was seated already, in match {match_id}.")]
+    SeekMatched {
+        /// The match it was seated in.
+        match_id: String,
+    },
+    /// An account with as many open seeks as it may have.
+    #[error("An account has at most {0} open seeks: withdraw one first.")]
+    TooManySeeks(usize),
+    /// A seek that cannot be made as asked.
+    #[error("{detail}")]
+    InvalidSeek {
+        /// The request field at fault.
+        field: &'static str,
+        /// What is wrong with it.
+        detail: String,
+    },
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -224,6 +244,10 @@ impl MatchError {
             MatchError::NotNudgeable { .. } => "not_nudgeable",
             MatchError::NudgeTooEarly { .. } => "nudge_too_early",
             MatchError::AlreadyNudged(_) => "already_nudged",
+            MatchError::SeekNotFound => "seek_not_found",
+            MatchError::SeekMatched { .. } => "seek_matched",
+            MatchError::TooManySeeks(_) => "too_many_seeks",
+            MatchError::InvalidSeek { .. } => "invalid_seek",
             MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
             MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
         }
@@ -240,6 +264,7 @@ impl MatchError {
             MatchError::UnknownUsername => Some("username"),
             MatchError::TooManyBots { .. } => Some("bots"),
             MatchError::NotRateable(why) => Some(why.field()),
+            MatchError::InvalidSeek { field, .. } => Some(field),
             _ => None,
         }
     }

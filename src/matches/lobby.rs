@@ -78,7 +78,7 @@ pub enum ClockChoice {
 }
 
 impl ClockChoice {
-    fn settings(&self) -> Result<ClockSettings, MatchError> {
+    pub(super) fn settings(&self) -> Result<ClockSettings, MatchError> {
         let invalid = |detail: String| MatchError::InvalidClock { detail };
         match self {
             ClockChoice::Preset(name) => CLOCK_PRESETS
@@ -296,7 +296,10 @@ pub(super) fn check_client_seed(seed: &str) -> Result<(), MatchError> {
 }
 
 /// Rules from a preset plus overrides, with `seats` as the `players` option.
-fn resolve_rules(spec: serde_json::Value, seats: Option<u8>) -> Result<Rules, MatchError> {
+pub(super) fn resolve_rules(
+    spec: serde_json::Value,
+    seats: Option<u8>,
+) -> Result<Rules, MatchError> {
     let mut spec = match spec {
         serde_json::Value::Null => serde_json::json!({}),
         other => other,

@@ -15,6 +15,8 @@
 //! - [`play`]: the private view and moves, with idempotent retries ([`idempotency`]);
 //! - [`feed`]: the redacted event feed, long-polled or followed as a stream;
 //! - [`rematch`]: the next match for the players of an ended one;
+//! - [`seeks`]: quick pairing, seeks seated together in a new match (`pairing` chooses the
+//!   tables, pure);
 //! - [`talk`]: table talk, written into the log without making moves stale;
 //! - [`players`]: player pages (what an account played, won and left, and its ratings);
 //!   [`leaderboard`]: a rating pool's players, best first;
@@ -59,12 +61,14 @@ pub mod listing;
 pub mod lobby;
 pub mod log;
 mod notices;
+mod pairing;
 pub mod play;
 pub mod players;
 pub mod rated;
 pub mod rebuild;
 pub mod rematch;
 pub mod seating;
+pub mod seeks;
 mod snapshot;
 mod state;
 pub mod summary;

@@ -90,8 +90,8 @@ impl Db {
             .bind(DELETED_USERNAME)
             .execute(&mut *transaction)
             .await?;
-            // Its tokens and stream tickets, webhooks (their deliveries with them) and
-            // notifications go too.
+            // Its tokens and stream tickets, webhooks (their deliveries with them),
+            // notifications, invitations and seeks go too.
             for table in [
                 "stream_tickets",
                 "refresh_tokens",
@@ -99,6 +99,7 @@ impl Db {
                 "webhooks",
                 "notifications",
                 "match_invitations",
+                "seeks",
             ] {
                 query(&format!("DELETE FROM {table} WHERE account_id = $1"))
                     .bind(id)

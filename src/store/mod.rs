@@ -11,7 +11,8 @@
 //! - [`matches`]: match rows, seats, secrets, the log's reads and listings; [`records`]: the
 //!   matches an account played, for its player page;
 //! - [`seating`]: seat changes, each under a lock on its match; [`invitations`] to private
-//!   matches;
+//!   matches; [`seeks`]: quick pairing's requests for a table, each seated once;
+//! - [`ratings`]: each account's rating per pool and the changes behind it;
 //! - [`append`]: writing a move (its events, read model, kept response and notifications)
 //!   atomically; [`snapshots`]: each match's newest snapshot of its state;
 //! - [`notifications`]: each account's stream, and the relay that numbers it;
@@ -37,6 +38,7 @@ pub mod ratings;
 pub mod records;
 mod rows;
 pub mod seating;
+pub mod seeks;
 pub mod snapshots;
 mod sqlite_file;
 mod statements;

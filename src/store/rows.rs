@@ -225,12 +225,12 @@ pub(super) fn small<T: TryFrom<i64>>(value: i64, column: &str) -> Result<T, Stor
 }
 
 /// A column holding one of a [`Named`] set's names.
-fn named<T: Named>(row: &AnyRow, column: &str) -> Result<T, StoreError> {
+pub(super) fn named<T: Named>(row: &AnyRow, column: &str) -> Result<T, StoreError> {
     named_or_none(row, column)?.ok_or_else(|| StoreError::Corrupt(format!("{column} is NULL")))
 }
 
 /// A nullable column holding one of a [`Named`] set's names.
-fn named_or_none<T: Named>(row: &AnyRow, column: &str) -> Result<Option<T>, StoreError> {
+pub(super) fn named_or_none<T: Named>(row: &AnyRow, column: &str) -> Result<Option<T>, StoreError> {
     let name: Option<String> = row.try_get(column)?;
     name.map(|name| {
         T::from_name(&name).ok_or_else(|| StoreError::Corrupt(format!("{column} = `{name}`")))

@@ -33,6 +33,7 @@ pub const COPIED_TABLES: &[&str] = &[
     "idempotency_keys",
     "ratings",
     "rating_changes",
+    "seeks",
     "notifications",
     "webhooks",
     "webhook_kinds",

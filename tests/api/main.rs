@@ -21,6 +21,7 @@ mod receiver;
 mod rematches;
 mod rules;
 mod scale;
+mod seeks;
 mod snapshots;
 mod takeover;
 mod talk;

@@ -43,6 +43,7 @@ use super::{configure, error};
         (name = "auth", description = "Access and refresh tokens"),
         (name = "rules", description = "Options and presets of the rule book"),
         (name = "matches", description = "Lobby, seats, invitations, private views, moves, table talk, rematches, the event feed, replays and exports"),
+        (name = "seeks", description = "Quick pairing: ask for a kind of table, and the server seats you with others who asked for the same"),
         (name = "notifications", description = "The account-wide stream of what happened while you were away"),
         (name = "webhooks", description = "Signed deliveries of notifications to your own server"),
         (name = "operations", description = "Health checks"),
