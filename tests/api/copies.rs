@@ -87,7 +87,8 @@ async fn row_counts(pool: &sqlx::AnyPool) -> Vec<(String, i64)> {
 /// Fills the server's database through the API until every copied table has rows: players
 /// with refresh tokens, a personal token, a stream ticket, a match under way with a kept
 /// (idempotent) move, a private match with an invitation, a finished match with a rematch
-/// whose seats are reserved, notifications, and a webhook with a failed delivery attempt.
+/// whose seats are reserved, a rated match, seeks (seated and open), notifications, and a
+/// webhook with a failed delivery attempt.
 /// Returns the players (logged in once more), their refresh tokens, the personal token, and
 /// the match under way.
 async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
@@ -194,6 +195,18 @@ async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
         )
         .await;
     assert_eq!(left.status(), 204);
+
+    // Quick pairing: two seeks seated together (each naming its match) and one still open.
+    let table = json!({"preset": "standard", "seats": 2, "clock": "correspondence_1d"});
+    for (player, status) in [(&people[1], "open"), (&people[2], "matched")] {
+        let sought = app.post_as(player, "/v1/seeks", &table).await;
+        assert_eq!(sought.status(), 201);
+        assert_eq!(sought.json::<Value>().await.unwrap()["status"], status);
+    }
+    let open = app
+        .post_as(&people[0], "/v1/seeks", &json!({"preset": "night-one"}))
+        .await;
+    assert_eq!(open.json::<Value>().await.unwrap()["status"], "open");
 
     // The webhook's first delivery was tried (and failed: nothing listens on port 9).
     let deliveries = format!("/v1/me/webhooks/{webhook}/deliveries");
