@@ -117,6 +117,21 @@ pub const CLOCK_PRESETS: [(&str, ClockSettings); 4] = [
     ),
 ];
 
+impl ClockSettings {
+    /// Whether this is a correspondence clock (turns of a day or more): the clocks a vacation
+    /// stops (README "Vacations").
+    pub fn is_correspondence(&self) -> bool {
+        self.turn_seconds >= DAY
+    }
+}
+
+/// Vacations (issue 21): the days a new account has to spend.
+pub const FIRST_VACATION_DAYS: i64 = 10;
+/// The most vacation days an account holds (and so the longest vacation).
+pub const MOST_VACATION_DAYS: i64 = 30;
+/// A vacation day, in seconds: vacations are charged by the day begun.
+pub const VACATION_DAY_SECONDS: i64 = DAY as i64;
+
 /// The longest turn a clock may give.
 pub const MOST_TURN_SECONDS: u32 = 30 * DAY;
 /// The largest bank a clock may give.

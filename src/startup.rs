@@ -114,6 +114,7 @@ impl Application {
         matches.clone().into_inner().keep_bots_playing();
         matches.clone().into_inner().keep_finishing_deletions();
         matches.clone().into_inner().keep_pairing();
+        matches.clone().into_inner().keep_noting_vacations();
         let hashing = match settings.password_hashing_concurrency {
             0 => std::thread::available_parallelism().map_or(2, usize::from),
             chosen => chosen as usize,

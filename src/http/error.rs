@@ -175,6 +175,8 @@ impl From<MatchError> for ApiError {
             | MatchError::AlreadyNudged(_)
             | MatchError::SeekMatched { .. }
             | MatchError::TooManySeeks(_)
+            | MatchError::NotEnoughVacationDays { .. }
+            | MatchError::AlreadyOnVacation { .. }
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)
@@ -187,7 +189,8 @@ impl From<MatchError> for ApiError {
             | MatchError::InvalidQuery { .. }
             | MatchError::IdempotencyKeyReused
             | MatchError::InvalidMessage { .. }
-            | MatchError::InvalidSeek { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            | MatchError::InvalidSeek { .. }
+            | MatchError::InvalidVacation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             MatchError::NudgeTooEarly { retry_after, .. } => {
                 let refusal =
                     ApiError::refused(StatusCode::CONFLICT, error.code(), error.to_string());

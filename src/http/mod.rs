@@ -27,6 +27,7 @@ pub mod seeks;
 pub mod sse;
 pub mod text;
 pub mod tokens;
+pub mod vacation;
 pub mod webhooks;
 
 pub use openapi::{openapi, openapi_json};
@@ -54,6 +55,9 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(seeks::list_seeks)
         .service(seeks::get_seek)
         .service(seeks::cancel_seek)
+        .service(vacation::get_vacation)
+        .service(vacation::start_vacation)
+        .service(vacation::end_vacation)
         .service(notifications::get_notifications)
         .service(notifications::stream_notifications)
         .service(webhooks::create_webhook)

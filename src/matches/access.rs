@@ -333,6 +333,7 @@ mod tests {
                 hints: true,
                 clock: None,
                 on_timeout: OnTimeout::Claim,
+                vacations: false,
                 rating_pool: None,
             };
             open_match("creator", settings, 0).0

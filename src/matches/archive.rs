@@ -125,6 +125,7 @@ impl Matches {
             clock: row.clock.map(|settings| ExportClock {
                 settings,
                 on_timeout: row.on_timeout,
+                vacations: row.vacations && settings.is_correspondence(),
             }),
             first_dealer: row.first_dealer,
             events,

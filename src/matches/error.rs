@@ -194,6 +194,29 @@ pub enum MatchError {
         /// What is wrong with it.
         detail: String,
     },
+    /// A vacation that cannot be taken as asked: its end not in the future, or further than
+    /// the longest vacation.
+    #[error("{detail}")]
+    InvalidVacation {
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// A vacation longer than the days the account holds.
+    #[error(
+        "This vacation takes {needed} days (counted by the day begun) and you hold {held}: come back sooner."
+    )]
+    NotEnoughVacationDays {
+        /// The days the vacation asked for takes.
+        needed: i64,
+        /// The days the account holds.
+        held: i64,
+    },
+    /// A vacation asked for while one is under way.
+    #[error("You are on vacation until {until} already: come back first to change it.")]
+    AlreadyOnVacation {
+        /// When the vacation under way ends (RFC 3339).
+        until: String,
+    },
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -248,6 +271,9 @@ impl MatchError {
             MatchError::SeekMatched { .. } => "seek_matched",
             MatchError::TooManySeeks(_) => "too_many_seeks",
             MatchError::InvalidSeek { .. } => "invalid_seek",
+            MatchError::InvalidVacation { .. } => "invalid_vacation",
+            MatchError::NotEnoughVacationDays { .. } => "not_enough_vacation_days",
+            MatchError::AlreadyOnVacation { .. } => "already_on_vacation",
             MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
             MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
         }
@@ -265,6 +291,9 @@ impl MatchError {
             MatchError::TooManyBots { .. } => Some("bots"),
             MatchError::NotRateable(why) => Some(why.field()),
             MatchError::InvalidSeek { field, .. } => Some(field),
+            MatchError::InvalidVacation { .. } | MatchError::NotEnoughVacationDays { .. } => {
+                Some("until")
+            }
             _ => None,
         }
     }

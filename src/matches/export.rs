@@ -46,6 +46,9 @@ pub struct ExportClock {
     pub settings: ClockSettings,
     /// What a passed deadline meant.
     pub on_timeout: OnTimeout,
+    /// Whether a player's vacation stopped their seat's clock (absent: no).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub vacations: bool,
 }
 
 /// Everything needed to re-deal and re-play a finished match offline (`kings-corner verify FILE`).
@@ -110,9 +113,10 @@ pub struct Verified {
 }
 
 /// Checks an export: the commitment, the hash chain, the checked replay of every event from
-/// the revealed secret and client seeds, and the clock: no clock event without a clock, and
-/// every timeout enforcing the deadline the recorded times give, after it had passed. The
-/// error names the first thing that is wrong.
+/// the revealed secret and client seeds, and the clock: no clock event without a clock, every
+/// vacation one the clock admits, and every timeout enforcing the deadline the recorded times
+/// give (vacations counted in), after it had passed. The error names the first thing that is
+/// wrong.
 pub fn verify(export: &MatchExport) -> Result<Verified, String> {
     if export.shuffle_version != shuffle::SHUFFLE_VERSION {
         return Err(format!(
@@ -252,10 +256,28 @@ fn times_of(export: &MatchExport) -> Result<Vec<i64>, String> {
 
 /// The clock's events against the clock folded from the log's times.
 fn check_clock(export: &MatchExport, times: &[i64]) -> Result<(), String> {
-    let mut clock = export
-        .clock
-        .map(|clock| MatchClock::new(clock.settings, clock.on_timeout, export.rules.players));
+    let mut clock = export.clock.map(|clock| {
+        MatchClock::new(
+            clock.settings,
+            clock.on_timeout,
+            clock.vacations,
+            export.rules.players,
+        )
+    });
     for (logged, at) in export.events.iter().zip(times) {
+        if let Entry::Note(note @ (Note::VacationStarted { .. } | Note::VacationEnded { .. })) =
+            &logged.event
+        {
+            let Some(clock) = &clock else {
+                return Err(format!(
+                    "event {}: a vacation in a match without a clock",
+                    logged.seq
+                ));
+            };
+            clock.admits(note, *at).map_err(|refusal| {
+                format!("event {}: a vacation refused: {refusal}", logged.seq)
+            })?;
+        }
         let enforced = match &logged.event {
             Entry::Game(Event::SeatOut {
                 reason: OutReason::Timeout,

@@ -59,6 +59,10 @@ pub struct CreateMatch {
     /// Whether seated players may ask for hints (default true; false at a rated table, which
     /// plays without them).
     pub hints: Option<bool>,
+    /// Whether a player's vacation stops their seat's clock (`POST /v1/me/vacation`; README
+    /// "Vacations"): true by default with a correspondence clock (turns of a day or more), which
+    /// it needs.
+    pub vacations: Option<bool>,
     /// Whether the match is rated (default false): its end changes its players' ratings in the
     /// pool of its preset (docs/ratings.md). A rated table needs a clock, `on_timeout` `claim` or
     /// `forfeit`, people in every seat (no `bots`), a preset's rules unchanged but for the
@@ -132,6 +136,7 @@ impl Matches {
                 detail: "on_timeout needs a clock".into(),
             });
         }
+        let vacations = vacations_at(clock.as_ref(), request.vacations)?;
         let rating_pool = if request.rated {
             Some(rated::pool_of(&TableAsked {
                 rules: &rules,
@@ -159,6 +164,7 @@ impl Matches {
                 hints: request.hints.unwrap_or(rating_pool.is_none()),
                 clock,
                 on_timeout: request.on_timeout.unwrap_or_default(),
+                vacations,
                 rating_pool,
             },
             self.clock.now(),
@@ -246,7 +252,23 @@ pub(super) struct TableSettings {
     pub hints: bool,
     pub clock: Option<ClockSettings>,
     pub on_timeout: OnTimeout,
+    pub vacations: bool,
     pub rating_pool: Option<Preset>,
+}
+
+/// Whether a table with `clock` lets vacations stop it, as `asked` (the default: whenever it
+/// is a correspondence clock). Asking for them without a correspondence clock is refused.
+pub(super) fn vacations_at(
+    clock: Option<&ClockSettings>,
+    asked: Option<bool>,
+) -> Result<bool, MatchError> {
+    let correspondence = clock.is_some_and(ClockSettings::is_correspondence);
+    match asked {
+        Some(true) if !correspondence => Err(MatchError::InvalidClock {
+            detail: "vacations stop correspondence clocks only (turns of a day or more)".into(),
+        }),
+        asked => Ok(correspondence && asked.unwrap_or(true)),
+    }
 }
 
 /// The row of a new match waiting for players, created by `creator` at `now`, and its fresh
@@ -276,6 +298,7 @@ pub(super) fn open_match(creator: &str, table: TableSettings, now: i64) -> (Matc
         updated_at: now,
         clock: table.clock,
         on_timeout: table.on_timeout,
+        vacations: table.vacations,
         deadline: None,
         outcome: None,
         final_totals: None,

@@ -1,5 +1,5 @@
 //! A match's log: its entries (the engine's game events, and the notes the server writes beside
-//! them: reminders, stand-ins, talk, nudges), their canonical bytes and the hash chain (the first
+//! them: reminders, stand-ins, talk, nudges, vacations), their canonical bytes and the hash chain (the first
 //! entry's previous hash is empty). `kings-corner verify` checks the same chain offline.
 //! Entries are encoded for the store here and decoded from it here, nowhere else.
 //!
@@ -101,7 +101,7 @@ pub fn decode(stored: StoredEvent) -> Result<Recorded, MatchError> {
 pub enum Entry {
     /// What the rules say happened.
     Game(Event),
-    /// What the server wrote: reminders, stand-ins, talk, nudges.
+    /// What the server wrote: reminders, stand-ins, talk, nudges, vacations.
     Note(Note),
 }
 
@@ -147,14 +147,45 @@ pub enum Note {
         /// The seat that nudged it.
         by: Seat,
     },
+    /// The seat's player went on vacation (`POST /v1/me/vacation`) at a table whose
+    /// correspondence clock allows vacations: the seat's clock stops until `until`, so a turn of
+    /// its that runs meanwhile has its deadline moved by the time away. Written by the server;
+    /// it changes nothing at the table.
+    VacationStarted {
+        /// The seat away.
+        seat: Seat,
+        /// When the vacation ends unless the player comes back before (RFC 3339).
+        #[schema(format = DateTime)]
+        until: String,
+    },
+    /// The seat's player came back before its vacation's end (`DELETE /v1/me/vacation`): the
+    /// seat's clock runs again from here. Written by the server; it changes nothing at the
+    /// table.
+    VacationEnded {
+        /// The seat back.
+        seat: Seat,
+    },
 }
 
 impl Note {
     /// Whether `state` admits the note now: a reminder, a stand-in or a nudge is for the seat to
     /// move (and a nudge comes from a seat still in); talk is for a seat of a match being played
-    /// (a seat that is out may still talk).
+    /// (a seat that is out may still talk); a vacation's start or end is for a seat still in.
+    /// What the clock says of a vacation is checked with the clock
+    /// ([`super::clock::MatchClock::admits`]).
     pub fn check(&self, state: &GameState) -> Result<(), RuleError> {
         match self {
+            Note::VacationStarted { seat, .. } | Note::VacationEnded { seat } => {
+                if state.status() != Status::Playing {
+                    Err(RuleError::HandOver)
+                } else if *seat >= state.players() {
+                    Err(RuleError::UnknownSeat(*seat))
+                } else if !state.is_active(*seat) {
+                    Err(RuleError::SeatOut(*seat))
+                } else {
+                    Ok(())
+                }
+            }
             Note::DeadlineNear { seat, .. } | Note::BotStoodIn { seat, .. } => {
                 state.check_to_move(*seat)
             }
@@ -201,13 +232,19 @@ impl Entry {
         }
     }
 
-    /// Whether the entry changes the table: talk, reminders and nudges do not, so a move chosen
-    /// before them is still a move chosen from the table as it is. A stand-in does: from it on,
+    /// Whether the entry changes the table: talk, reminders, nudges and vacations do not, so a
+    /// move chosen before them is still a move chosen from the table as it is. A stand-in does: from it on,
     /// the bot plays the turn.
     pub fn changes_table(&self) -> bool {
         !matches!(
             self,
-            Entry::Note(Note::TableTalk { .. } | Note::DeadlineNear { .. } | Note::Nudged { .. })
+            Entry::Note(
+                Note::TableTalk { .. }
+                    | Note::DeadlineNear { .. }
+                    | Note::Nudged { .. }
+                    | Note::VacationStarted { .. }
+                    | Note::VacationEnded { .. }
+            )
         )
     }
 
@@ -225,7 +262,14 @@ impl Entry {
     fn from_value(value: serde_json::Value) -> Result<Entry, serde_json::Error> {
         let note = matches!(
             value.get("type").and_then(serde_json::Value::as_str),
-            Some("deadline_near" | "table_talk" | "bot_stood_in" | "nudged")
+            Some(
+                "deadline_near"
+                    | "table_talk"
+                    | "bot_stood_in"
+                    | "nudged"
+                    | "vacation_started"
+                    | "vacation_ended"
+            )
         );
         if note {
             serde_json::from_value(value).map(Entry::Note)

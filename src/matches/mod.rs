@@ -30,6 +30,8 @@
 //! - `snapshot`: the state kept every few hundred events beside the log, where a cold read of
 //!   a long match begins;
 //! - [`timekeeping`]: late seats forfeited (lazily, by claim, by the sweeper) and reminded;
+//!   [`vacations`]: an account's vacation days, its vacations, and their record in the logs of
+//!   its matches (by a leased round, like the sweeper's);
 //! - [`bots`]: bot seats, the bots' turns played by whichever process claims them, hints
 //!   (remembered and paced by [`hints`]);
 //! - [`deletions`]: the open seats of deleted accounts given up, resumed by any process;
@@ -38,7 +40,7 @@
 //! - `notices`: what a change tells the players (written with it; see
 //!   [`crate::notifications`]);
 //! - [`log`]: the log's entries (the engine's events and the server's notes: reminders,
-//!   stand-ins, talk, nudges), the hash chain, and the one place entries are encoded and decoded;
+//!   stand-ins, talk, nudges, vacations), the hash chain, and the one place entries are encoded and decoded;
 //! - `figures`: what a metrics scrape reads (the cache, the pool, the work waiting);
 //! - [`error`] holds [`MatchError`], each refusal with its stable code.
 
@@ -74,6 +76,7 @@ mod state;
 pub mod summary;
 pub mod talk;
 pub mod timekeeping;
+pub mod vacations;
 
 pub use archive::ReplayQuery;
 pub use error::MatchError;

@@ -5,6 +5,7 @@
 //! - a start: `match_started` to every seat;
 //! - a seat leaving: `seat_out` to every seat but one that resigned (it knows);
 //! - a reminder: `deadline_near` to the seat to move; a nudge: `nudged` to it;
+//! - a vacation's start or early end: `vacation_started` or `vacation_ended` to the other seats;
 //! - the end: `match_finished` to every seat, with the result;
 //! - then, while the match goes on, `your_turn` to the seat whose turn began;
 //! - before the start, `seat_joined` and `seat_left` to the others waiting.
@@ -14,7 +15,8 @@ use super::log::{Entry, Note};
 use crate::clock::rfc3339;
 use crate::model::Outcome;
 use crate::notifications::notice::{
-    DeadlineNear, MatchFinished, MatchStarted, Notice, Nudged, SeatChanged, SeatOut, YourTurn,
+    DeadlineNear, MatchFinished, MatchStarted, Notice, Nudged, SeatChanged, SeatOut,
+    VacationChanged, YourTurn,
 };
 use crate::rules::{Event, OutReason, Seat, Status};
 use crate::store::notifications::NewNotification;
@@ -80,6 +82,32 @@ pub(super) fn of_change(
                     by: *by,
                 };
                 notices.push((*seat, Notice::Nudged(nudged)));
+            }
+            Entry::Note(Note::VacationStarted { seat, until }) => {
+                let changed = VacationChanged {
+                    match_id: match_id.to_owned(),
+                    version: after.version,
+                    seat: *seat,
+                    until: Some(until.clone()),
+                };
+                notices.extend(
+                    every_seat()
+                        .filter(|told| told != seat)
+                        .map(|told| (told, Notice::VacationStarted(changed.clone()))),
+                );
+            }
+            Entry::Note(Note::VacationEnded { seat }) => {
+                let changed = VacationChanged {
+                    match_id: match_id.to_owned(),
+                    version: after.version,
+                    seat: *seat,
+                    until: None,
+                };
+                notices.extend(
+                    every_seat()
+                        .filter(|told| told != seat)
+                        .map(|told| (told, Notice::VacationEnded(changed.clone()))),
+                );
             }
             _ => {}
         }

@@ -77,6 +77,7 @@ impl Matches {
                 hints: ended.hints,
                 clock: ended.clock,
                 on_timeout: ended.on_timeout,
+                vacations: ended.vacations,
                 rating_pool: ended.rating_pool,
             },
             now,

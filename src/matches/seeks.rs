@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use super::access::Player;
 use super::bots::BotRequest;
-use super::lobby::{ClockChoice, TableSettings, open_match, resolve_rules};
+use super::lobby::{ClockChoice, TableSettings, open_match, resolve_rules, vacations_at};
 use super::pairing::{self, Pairing};
 use super::rated::{self, TableAsked};
 use super::{MatchError, Matches};
@@ -357,6 +357,7 @@ impl Matches {
                 hints: !kind.rated,
                 clock: kind.clock,
                 on_timeout: kind.on_timeout,
+                vacations: vacations_at(kind.clock.as_ref(), None)?,
                 rating_pool: kind.rated.then_some(kind.preset),
             },
             now,

@@ -28,7 +28,8 @@ pub(super) const SNAPSHOT_EVERY: i64 = 256;
 /// The layout of a stored snapshot. Raise it when [`Stored`] or the engine's [`Snapshot`]
 /// changes meaning: snapshots of another layout are passed over (and replaced as their
 /// matches are read).
-const FORMAT: i64 = 1;
+/// Layout 2: the clock's vacations.
+const FORMAT: i64 = 2;
 
 /// What a snapshot stores: what the match's row and seats do not give again.
 #[derive(Serialize, Deserialize)]

@@ -373,9 +373,9 @@ impl MatchState {
             table_version: 0,
             last_hash: String::new(),
             log_format: row.log_format,
-            clock: row
-                .clock
-                .map(|settings| MatchClock::new(settings, row.on_timeout, row.seat_count)),
+            clock: row.clock.map(|settings| {
+                MatchClock::new(settings, row.on_timeout, row.vacations, row.seat_count)
+            }),
         })
     }
 }

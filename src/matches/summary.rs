@@ -169,9 +169,9 @@ impl MatchSummary {
             rematch_of: row.rematch_of.clone(),
             created_at: row.created_at,
             updated_at: row.updated_at,
-            clock: row
-                .clock
-                .map(|settings| ClockView::new(settings, row.on_timeout, row.deadline, None, now)),
+            clock: row.clock.map(|settings| {
+                ClockView::new(settings, row.on_timeout, row.vacations, row.deadline, now)
+            }),
             result: row.outcome.map(|ended_by| MatchResult {
                 ended_by,
                 winners: row

@@ -34,10 +34,15 @@ pub enum Notice {
     RematchOffered(RematchOffered),
     /// Another seat reminds the account that the table waits for its move.
     Nudged(Nudged),
+    /// Another player of a match the account plays in went on vacation: their seat's clock
+    /// stops until `until`.
+    VacationStarted(VacationChanged),
+    /// Another player of a match the account plays in came back from vacation early.
+    VacationEnded(VacationChanged),
 }
 
 /// The types of notification, as webhooks name the ones they want.
-pub const KINDS: [&str; 10] = [
+pub const KINDS: [&str; 12] = [
     "your_turn",
     "match_started",
     "match_finished",
@@ -48,7 +53,26 @@ pub const KINDS: [&str; 10] = [
     "seat_out",
     "rematch_offered",
     "nudged",
+    "vacation_started",
+    "vacation_ended",
 ];
+
+/// `vacation_started` and `vacation_ended`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"match_id": "5b1e0c4e-3f7a-4d8e-9a51-0f6c2b7d9e10", "version": 21, "seat": 1, "until": "2026-12-27T18:00:00Z"}))]
+pub struct VacationChanged {
+    /// The match.
+    #[schema(format = Uuid)]
+    pub match_id: String,
+    /// Its version after the change.
+    pub version: i64,
+    /// The seat whose player went away or came back.
+    pub seat: Seat,
+    /// `vacation_started`: when the vacation ends, unless its player comes back before
+    /// (RFC 3339); `null` for `vacation_ended`.
+    #[schema(format = DateTime)]
+    pub until: Option<String>,
+}
 
 /// `nudged`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]

@@ -33,7 +33,7 @@ macro_rules! assets {
 
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
-const FILES: [(&str, &str, &[u8]); 29] = assets![
+const FILES: [(&str, &str, &[u8]); 30] = assets![
     ("index.html", "text/html; charset=utf-8"),
     ("style.css", "text/css; charset=utf-8"),
     ("favicon.svg", "image/svg+xml"),
@@ -61,6 +61,7 @@ const FILES: [(&str, &str, &[u8]); 29] = assets![
     ("settings.js", JAVASCRIPT),
     ("table.js", JAVASCRIPT),
     ("types.js", JAVASCRIPT),
+    ("vacation.js", JAVASCRIPT),
     ("waiting.js", JAVASCRIPT),
     ("words.js", JAVASCRIPT),
 ];

@@ -248,7 +248,7 @@ pub(super) async fn insert_in(
     new: &NewMatch<'_>,
 ) -> Result<(), StoreError> {
     query(&format!(
-        "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)"
+        "INSERT INTO matches ({MATCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)"
     ))
     .bind(&new.row.id)
     .bind(&new.row.created_by)
@@ -287,6 +287,7 @@ pub(super) async fn insert_in(
     .bind(&new.row.next_match_id)
     .bind(&new.row.spectator_code)
     .bind(new.row.rating_pool.map(Preset::name))
+    .bind(i64::from(new.row.vacations))
     .execute(&mut **transaction)
     .await?;
     query("INSERT INTO match_secrets (match_id, secret) VALUES ($1, $2)")
@@ -314,12 +315,13 @@ pub(super) async fn insert_in(
             .execute(&mut **transaction)
             .await?;
     }
-    if let Some(start) = new.start
-        && !super::append::append_in(transaction, backend, start).await?
-    {
-        return Err(StoreError::Corrupt(
-            "a match being created was at another version".into(),
-        ));
+    if let Some(start) = new.start {
+        if !super::append::append_in(transaction, backend, start).await? {
+            return Err(StoreError::Corrupt(
+                "a match being created was at another version".into(),
+            ));
+        }
+        super::vacations::look_at_start(transaction, &new.row.id).await?;
     }
     for (seat, account_id) in new.plan {
         query("INSERT INTO match_reservations (match_id, seat, account_id) VALUES ($1, $2, $3)")

@@ -12,7 +12,8 @@
 //!   matches an account played, for its player page;
 //! - [`seating`]: seat changes, each under a lock on its match; [`invitations`] to private
 //!   matches; [`seeks`]: quick pairing's requests for a table, each seated once;
-//! - [`ratings`]: each account's rating per pool and the changes behind it;
+//! - [`ratings`]: each account's rating per pool and the changes behind it; [`vacations`]: an
+//!   account's vacation days and vacation, and the matches whose logs must record it;
 //! - [`append`]: writing a move (its events, read model, kept response and notifications)
 //!   atomically; [`snapshots`]: each match's newest snapshot of its state;
 //! - [`notifications`]: each account's stream, and the relay that numbers it;
@@ -46,6 +47,7 @@ pub mod stream_tickets;
 pub mod tokens;
 mod topics;
 pub mod transfer;
+pub mod vacations;
 pub mod webhooks;
 pub mod work;
 

@@ -48,6 +48,8 @@ pub struct MatchRow {
     pub clock: Option<ClockSettings>,
     /// What a passed deadline means.
     pub on_timeout: OnTimeout,
+    /// Whether a player's vacation stops their seat's clock (only a correspondence clock's).
+    pub vacations: bool,
     /// While playing with a clock: when the seat to move runs out of time (Unix seconds).
     pub deadline: Option<i64>,
     /// Once over: how it ended.
@@ -144,7 +146,7 @@ pub(super) fn stored_event(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
 pub(super) const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code, rules, seat_count, auto_end_turn, \
      status, version, commitment, shuffle_version, turn_seat, turn_since, winners, created_at, updated_at, \
      turn_seconds, bank_seconds, on_timeout, deadline, outcome, final_totals, log_format, hints, \
-     first_dealer, rematch_of, next_match_id, spectator_code, rating_pool";
+     first_dealer, rematch_of, next_match_id, spectator_code, rating_pool, vacations";
 
 /// [`MATCH_COLUMNS`] of `matches` aliased as `m`, for queries that join other tables.
 pub(super) static ALIASED_MATCH_COLUMNS: LazyLock<String> = LazyLock::new(|| {
@@ -194,6 +196,7 @@ pub(super) fn match_from_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
             _ => None,
         },
         on_timeout: named(row, "on_timeout")?,
+        vacations: row.try_get::<i64, _>("vacations")? != 0,
         deadline: row.try_get("deadline")?,
         outcome: named_or_none(row, "outcome")?,
         final_totals: row

@@ -269,12 +269,16 @@ impl SeatChange {
         Ok(row.try_get("secret")?)
     }
 
-    /// Appends the match's first events (its start) in the same transaction as the seats.
+    /// Appends the match's first events (its start) in the same transaction as the seats, and
+    /// marks the match for the vacation round (a player may be away already).
     pub async fn append(&mut self, append: &Append) -> Result<bool, StoreError> {
-        within(
-            self.timeout,
-            append::append_in(&mut self.transaction, self.backend, append),
-        )
+        within(self.timeout, async {
+            let appended = append::append_in(&mut self.transaction, self.backend, append).await?;
+            if appended {
+                super::vacations::look_at_start(&mut self.transaction, &append.match_id).await?;
+            }
+            Ok::<_, StoreError>(appended)
+        })
         .await
     }
 

@@ -17,6 +17,9 @@ pub enum Work {
     Clock,
     /// A bot's turn to play (see `matches::bots`).
     BotTurn,
+    /// A vacation begun or ended that the match's log may have to record (see
+    /// `matches::vacations`).
+    Vacation,
 }
 
 impl Work {
@@ -25,6 +28,7 @@ impl Work {
         match self {
             Work::Clock => "clock_lease",
             Work::BotTurn => "bot_lease",
+            Work::Vacation => "vacation_lease",
         }
     }
 
@@ -36,6 +40,7 @@ impl Work {
                  ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)"
             }
             Work::BotTurn => "bot_turn_since IS NOT NULL",
+            Work::Vacation => "vacation_due IS NOT NULL",
         }
     }
 
@@ -44,6 +49,7 @@ impl Work {
         match self {
             Work::Clock => "deadline",
             Work::BotTurn => "bot_turn_since",
+            Work::Vacation => "vacation_due",
         }
     }
 }

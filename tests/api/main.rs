@@ -26,4 +26,5 @@ mod snapshots;
 mod takeover;
 mod talk;
 mod tokens;
+mod vacations;
 mod web_client;

@@ -1,6 +1,6 @@
 //! Logs stay readable for good: exports written by earlier versions of the server
 //! (`tests/fixtures/exports/`: a whole match of each preset, one forfeited on time, one with a
-//! bot's stand-in and a reminder, one with table talk) must still read, verify and replay, and
+//! bot's stand-in and a reminder, one with table talk, one with a vacation) must still read, verify and replay, and
 //! write back byte for byte: every event's hash is over its canonical JSON, so an event type
 //! that serialised one field differently would break every stored log's chain.
 
@@ -60,6 +60,8 @@ fn exports_of_earlier_versions_verify_and_write_back_byte_for_byte() {
         "deadline_near",
         "bot_stood_in",
         "table_talk",
+        "vacation_started",
+        "vacation_ended",
         "game_ended",
     ] {
         assert!(
@@ -109,6 +111,73 @@ fn verify_refuses_a_forged_note() {
         refused.contains("event 2: a note among the events of one action"),
         "{refused}"
     );
+}
+
+/// A vacation is checked against the clock by `verify` as the server checks it when written,
+/// and counts in every deadline: each forgery below is refused with every hash chained again.
+/// The fixture: seat 0 goes on vacation during its turn, comes back a day later, and is
+/// claimed at its deadline moved by that day.
+#[test]
+fn verify_refuses_a_forged_vacation() {
+    let text = std::fs::read_to_string(format!("{FIXTURES}/vacation.json")).unwrap();
+    let export: MatchExport = serde_json::from_str(&text).unwrap();
+    verify(&export).expect("the fixture verifies");
+    let position = |export: &MatchExport, wanted: fn(&Note) -> bool| {
+        export
+            .events
+            .iter()
+            .position(|logged| matches!(&logged.event, Entry::Note(note) if wanted(note)))
+            .expect("the fixture holds the note")
+    };
+    let started = position(&export, |note| matches!(note, Note::VacationStarted { .. }));
+    let ended = position(&export, |note| matches!(note, Note::VacationEnded { .. }));
+    let refused = |forged: &MatchExport, expected: &str| {
+        let refused = verify(forged).unwrap_err();
+        assert!(refused.contains(expected), "{expected}: {refused}");
+    };
+
+    // At a table whose clock vacations do not stop.
+    let mut not_allowed = clone(&export);
+    not_allowed.clock.as_mut().unwrap().vacations = false;
+    refused(
+        &not_allowed,
+        "a vacation refused: the table's clock is not one vacations stop",
+    );
+
+    // Longer than any vacation.
+    let mut too_long = clone(&export);
+    let at = parse_rfc3339(too_long.events[started].at.as_deref().unwrap()).unwrap();
+    too_long.events[started].event = Entry::Note(Note::VacationStarted {
+        seat: 0,
+        until: kings_corner::clock::rfc3339(at + 31 * 86_400),
+    });
+    chain_again(&mut too_long);
+    refused(
+        &too_long,
+        "a vacation refused: its end is not after its start",
+    );
+
+    // A return of a seat that was never away.
+    let mut not_away = clone(&export);
+    not_away.events[ended].event = Entry::Note(Note::VacationEnded { seat: 1 });
+    chain_again(&mut not_away);
+    refused(&not_away, "a vacation refused: the seat is not on vacation");
+
+    // Without its early end, the vacation would have run to its own end: the claim came
+    // before the deadline that gives.
+    let mut whole = clone(&export);
+    whole.events.remove(ended);
+    chain_again(&mut whole);
+    refused(&whole, "a timeout records the deadline");
+
+    // For a seat the table does not have (a note the table refuses).
+    let mut unknown = clone(&export);
+    unknown.events[started].event = Entry::Note(Note::VacationStarted {
+        seat: 5,
+        until: kings_corner::clock::rfc3339(at + 86_400),
+    });
+    chain_again(&mut unknown);
+    refused(&unknown, "a note the table refuses");
 }
 
 fn clone(export: &MatchExport) -> MatchExport {

@@ -1,10 +1,12 @@
 // My matches (`#/mine`): first the ones waiting for my move, soonest deadline first (the
 // server's inbox, `?turn=mine`), then all of mine, newest first, by status; both read again
-// whenever the account stream says something changed.
+// whenever the account stream says something changed. Below them, the vacation panel
+// (vacation.js).
 
 import { explain } from "./api.js";
 import { duration, fill, h, timeElement } from "./dom.js";
 import { tableRules } from "./lobby.js";
+import { vacationPanel } from "./vacation.js";
 
 /** @typedef {import("./types.js").MatchSummary} MatchSummary */
 /** @typedef {import("./types.js").RulesCatalog} RulesCatalog */
@@ -27,6 +29,7 @@ export function mountMine(root, context) {
     [["", "all"], ["open", "waiting for players"], ["playing", "being played"], ["finished", "finished"], ["aborted", "called off"]]
       .map(([value, text]) => h("option", { value, text })));
   const notify = h("p", { class: "muted notify-offer" });
+  const vacation = vacationPanel(context);
   fill(root,
     h("h1", { text: "My matches" }),
     notify,
@@ -34,7 +37,8 @@ export function mountMine(root, context) {
     h("section", { class: "panel", "aria-labelledby": "all-mine" },
       h("h2", { id: "all-mine", text: "All my matches" }),
       h("p", { class: "field" }, h("label", { for: "mine-status", text: "Show" }), status),
-      all));
+      all),
+    vacation.panel);
 
   let live = true;
   /** @type {RulesCatalog | null} */
@@ -111,6 +115,7 @@ export function mountMine(root, context) {
   }, 1000);
   offerNotifications();
   void load();
+  void vacation.load();
   return () => {
     live = false;
     unsubscribe();

@@ -1,9 +1,10 @@
 // The players around the table: each seat's name (a bot's level), cards left, score, chips,
-// hands won, corners claimed, whether it is out, and its clock: the seat to move counts down
-// to its deadline, the others show their bank. `data-*` attributes carry the figures the
+// hands won, corners claimed, whether it is out or on vacation, and its clock: the seat to
+// move counts down to its deadline (or waits for its return from vacation), the others show
+// their bank. `data-*` attributes carry the figures the
 // tests compare with the API's.
 
-import { duration, h, plural } from "./dom.js";
+import { duration, h, plural, when } from "./dom.js";
 
 /** @typedef {import("./types.js").MatchView} MatchView */
 /** @typedef {import("./types.js").MatchSummary} MatchSummary */
@@ -42,11 +43,22 @@ export function seatList(view, summary) {
       seat.seat === view.your_seat ? h("span", { class: "tag", text: "you" }) : null,
       info?.bot ? h("span", { class: "tag bot", text: "bot" }) : null,
       view.dealer === seat.seat ? h("span", { class: "tag", title: "the dealer", text: "dealer" }) : null,
-      toMove ? h("span", { class: "tag turn", text: "to move" }) : null),
+      toMove ? h("span", { class: "tag turn", text: "to move" }) : null,
+      awayUntil(view, seat.seat) ? h("span", { class: "tag away", "data-away": seat.seat, text: `on vacation until ${when(/** @type {string} */ (awayUntil(view, seat.seat)))}` }) : null),
     h("span", { class: "seat-facts" }, facts),
     seat.left ? h("span", { class: "seat-left", text: seat.left === "resign" ? "resigned" : "out of time" }) : null,
     view.clock ? h("span", { class: "clock", "data-clock-seat": seat.seat }) : null);
   }));
+}
+
+/**
+ * When the player at `seat` is back from vacation, if they are away.
+ * @param {MatchView} view
+ * @param {number} seat
+ * @returns {string | undefined}
+ */
+function awayUntil(view, seat) {
+  return view.clock?.away?.find((away) => away.seat === seat)?.until;
 }
 
 /**
@@ -64,7 +76,13 @@ export function tickClocks(root, view) {
   for (const element of root.querySelectorAll("[data-clock-seat]")) {
     const seat = Number(element.getAttribute("data-clock-seat"));
     const running = view.status === "playing" && view.turn === seat && clock.deadline;
-    if (running && clock.deadline) {
+    const away = awayUntil(view, seat);
+    if (running && away && Date.parse(away) > now) {
+      // The clock waits for the player's return: their deadline counts the vacation in.
+      element.textContent = `waits until ${when(away)}`;
+      element.classList.remove("low");
+      element.setAttribute("aria-label", `the clock waits until ${when(away)}`);
+    } else if (running && clock.deadline) {
       const left = (Date.parse(clock.deadline) - now) / 1000;
       passed ||= left <= 0;
       element.textContent = left > 0 ? `${duration(left)} left` : "time is up";

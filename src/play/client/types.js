@@ -36,5 +36,6 @@
 /** @typedef {Schemas["PlayerPage"]} PlayerPage */
 /** @typedef {Schemas["Tally"]} Tally */
 /** @typedef {Schemas["MatchExport"]} MatchExport */
+/** @typedef {Schemas["VacationView"]} VacationView */
 
 export {};

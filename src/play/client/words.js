@@ -4,7 +4,7 @@
 // named here.
 
 import { cardShort } from "./cards.js";
-import { plural } from "./dom.js";
+import { plural, when } from "./dom.js";
 
 /** @typedef {import("./types.js").Event} Event */
 /** @typedef {import("./types.js").Action} Action */
@@ -33,17 +33,21 @@ const EVENT_KINDS = {
   pile_moved: true, corner_claimed: true, king_hold_penalized: true, chips_to_pot: true,
   turn_ended: true, hand_ended: true, seat_out: true, match_aborted: true, game_ended: true,
   deadline_near: true, bot_stood_in: true, table_talk: true, nudged: true,
+  vacation_started: true, vacation_ended: true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_KINDS);
 
 /** Entries the server writes beside the game: they change nothing at the table. */
-export const NOTE_TYPES = new Set(["deadline_near", "bot_stood_in", "table_talk", "nudged"]);
+export const NOTE_TYPES = new Set([
+  "deadline_near", "bot_stood_in", "table_talk", "nudged", "vacation_started", "vacation_ended",
+]);
 
 /** Every kind of notification (the account stream's event names). */
 /** @type {Record<Notification["type"], true>} */
 const NOTIFICATION_KINDS = {
   your_turn: true, match_started: true, match_finished: true, seat_joined: true, seat_left: true,
   invited: true, deadline_near: true, seat_out: true, rematch_offered: true, nudged: true,
+  vacation_started: true, vacation_ended: true,
 };
 export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_KINDS);
 
@@ -172,6 +176,10 @@ export function eventText(event, names) {
       return `${names.of(event.seat)}: ${event.text}`;
     case "nudged":
       return `${names.of(event.by)} nudged ${names.of(event.seat, { capital: false })}.`;
+    case "vacation_started":
+      return `${names.of(event.seat)} ${event.seat === names.yourSeat ? "are" : "is"} on vacation until ${when(event.until)}: the clock waits.`;
+    case "vacation_ended":
+      return `${names.of(event.seat)} ${event.seat === names.yourSeat ? "are" : "is"} back from vacation.`;
   }
 }
 
