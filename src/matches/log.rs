@@ -1,7 +1,7 @@
 //! A match's log: its entries (the engine's game events, and the notes the server writes beside
-//! them: reminders, stand-ins, talk, nudges, vacations), their canonical bytes and the hash chain (the first
-//! entry's previous hash is empty). `kings-corner verify` checks the same chain offline.
-//! Entries are encoded for the store here and decoded from it here, nowhere else.
+//! them: reminders, stand-ins, talk, nudges, vacations), their canonical bytes and the hash
+//! chain (the first entry's previous hash is empty). `kings-corner verify` checks the same chain
+//! offline. Entries are encoded for the store here and decoded from it here, nowhere else.
 //!
 //! - Format 1: `hash = SHA-256(previous hash ‖ canonical event bytes)`.
 //! - Format 2 (matches created since clocks exist): `hash = SHA-256(previous hash ‖ canonical
