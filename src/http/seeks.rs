@@ -43,8 +43,8 @@ pub async fn create_seek(
         .json(seek))
 }
 
-/// The caller's seeks: every open one and the newest 50 ended ones (kept a week), newest
-/// first.
+/// The caller's seeks: every open one and the newest 50 matched or expired ones (kept a
+/// week), newest first.
 #[utoipa::path(
     tag = "seeks",
     responses((status = 200, description = "Newest first", body = SeekList)),
@@ -77,15 +77,16 @@ pub async fn get_seek(
     Ok(web::Json(matches.seek(caller.player(), &id).await?))
 }
 
-/// Withdraw a seek: it is never seated once this answers `cancelled`.
+/// Withdraw a seek: it is never seated once this answers it `cancelled`, and from then on it
+/// is gone (`404 seek_not_found`).
 ///
-/// A seek already cancelled or expired answers as it is. One seated already is refused with
-/// `409 seek_matched`, its match named in `detail` (and in `GET /v1/seeks/{id}`).
+/// A seek expired already answers as it is. One seated already is refused with `409
+/// seek_matched`, its match named in `detail` (and in `GET /v1/seeks/{id}`).
 #[utoipa::path(
     tag = "seeks",
     params(("id" = uuid::Uuid, Path, description = "The seek's id")),
     responses(
-        (status = 200, description = "Withdrawn (or ended already)", body = SeekView),
+        (status = 200, description = "Withdrawn (or expired already)", body = SeekView),
         (status = 404, description = "`seek_not_found`: no seek of yours has this id", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`seek_matched`: it was seated already", body = Problem, content_type = "application/problem+json"),
     ),

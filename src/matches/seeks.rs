@@ -131,7 +131,8 @@ pub struct SeekView {
     pub match_id: Option<String>,
 }
 
-/// The caller's seeks: the open ones and the newest ended ones (kept a week), newest first.
+/// The caller's seeks: the open ones and the newest matched or expired ones (kept a week),
+/// newest first.
 #[derive(Serialize, ToSchema)]
 pub struct SeekList {
     /// Newest first.
@@ -293,7 +294,7 @@ impl Matches {
         self.seek(seeker, &seek.id).await
     }
 
-    /// The caller's seeks: the open ones and the newest ended ones.
+    /// The caller's seeks: the open ones and the newest matched or expired ones.
     pub async fn seeks(&self, seeker: Player<'_>) -> Result<SeekList, MatchError> {
         let now = self.clock.now();
         let rows = self.db.seeks_of(seeker.id()).await?;
@@ -309,12 +310,14 @@ impl Matches {
         Ok(SeekView::of(row, self.clock.now()))
     }
 
-    /// Withdraws one of the caller's seeks. A seek already cancelled or expired answers as
-    /// it is; one already seated is refused with the match it was seated in.
+    /// Withdraws one of the caller's seeks, and answers it as it was withdrawn: from then on
+    /// it is gone (`seek_not_found`). One already seated is refused with the match it was
+    /// seated in; one expired answers as it is.
     pub async fn cancel_seek(&self, seeker: Player<'_>, id: &str) -> Result<SeekView, MatchError> {
-        self.db
-            .cancel_seek(seeker.id(), id, self.clock.now())
-            .await?;
+        let now = self.clock.now();
+        if let Some(cancelled) = self.db.cancel_seek(seeker.id(), id, now).await? {
+            return Ok(SeekView::of(cancelled, now));
+        }
         let seek = self.seek(seeker, id).await?;
         match (seek.status, &seek.match_id) {
             (SeekStatus::Matched, Some(match_id)) => Err(MatchError::SeekMatched {

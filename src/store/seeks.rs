@@ -157,10 +157,12 @@ impl Db {
         .map_err(StoreError::of_write)
     }
 
-    /// The seek `id` if `account_id` made it.
+    /// The seek `id` if `account_id` made it and has not withdrawn it.
     pub async fn seek_of(&self, account_id: &str, id: &str) -> Result<Option<SeekRow>, StoreError> {
-        let statement =
-            format!("SELECT {SEEK_COLUMNS} FROM seeks s WHERE s.id = $1 AND s.account_id = $2");
+        let statement = format!(
+            "SELECT {SEEK_COLUMNS} FROM seeks s \
+             WHERE s.id = $1 AND s.account_id = $2 AND s.status <> 'cancelled'"
+        );
         let row = self
             .single(async |connection| {
                 query(&statement)
@@ -173,13 +175,14 @@ impl Db {
         row.as_ref().map(seek_from_row).transpose()
     }
 
-    /// An account's open seeks and its newest [`ENDED_SHOWN`] ended ones, newest first.
+    /// An account's open seeks and its newest [`ENDED_SHOWN`] matched or expired ones, newest
+    /// first (withdrawn ones are gone).
     pub async fn seeks_of(&self, account_id: &str) -> Result<Vec<SeekRow>, StoreError> {
         let statement = format!(
             "SELECT {SEEK_COLUMNS} FROM seeks s WHERE s.account_id = $1 AND s.status = 'open' \
              UNION ALL \
              SELECT * FROM (SELECT {SEEK_COLUMNS} FROM seeks s \
-             WHERE s.account_id = $1 AND s.status <> 'open' \
+             WHERE s.account_id = $1 AND s.status IN ('matched', 'expired') \
              ORDER BY s.created_at DESC, s.id DESC LIMIT {ENDED_SHOWN}) AS ended \
              ORDER BY created_at DESC, id DESC"
         );
@@ -194,29 +197,33 @@ impl Db {
         rows.iter().map(seek_from_row).collect()
     }
 
-    /// Cancels `account_id`'s seek `id` if it is still open at `now`; `false`: it was not (it
-    /// is matched, cancelled or expired already, or not theirs).
+    /// Cancels `account_id`'s seek `id` if it is still open at `now`, and answers it as it
+    /// was cancelled; `None`: it was not open (it is matched, cancelled or expired already, or
+    /// not theirs).
     pub async fn cancel_seek(
         &self,
         account_id: &str,
         id: &str,
         now: i64,
-    ) -> Result<bool, StoreError> {
-        let done = self
+    ) -> Result<Option<SeekRow>, StoreError> {
+        let returning = SEEK_COLUMNS.replace("s.", "");
+        let statement = format!(
+            "UPDATE seeks SET status = 'cancelled', ended_at = $3 \
+             WHERE id = $1 AND account_id = $2 AND status = 'open' AND expires_at > $3 \
+             RETURNING {returning}"
+        );
+        let row = self
             .single(async |connection| {
-                query(
-                    "UPDATE seeks SET status = 'cancelled', ended_at = $3 \
-                     WHERE id = $1 AND account_id = $2 AND status = 'open' AND expires_at > $3",
-                )
-                .bind(id)
-                .bind(account_id)
-                .bind(now)
-                .execute(connection)
-                .await
+                query(&statement)
+                    .bind(id)
+                    .bind(account_id)
+                    .bind(now)
+                    .fetch_optional(connection)
+                    .await
             })
             .await
             .map_err(StoreError::of_write)?;
-        Ok(done.rows_affected() == 1)
+        row.as_ref().map(seek_from_row).transpose()
     }
 
     /// Every seek still open at `now`, longest waiting first, each with its seeker's rating

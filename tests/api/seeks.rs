@@ -100,13 +100,13 @@ async fn a_withdrawn_or_expired_seek_is_never_seated() {
     let answer: Value = answer.json().await.unwrap();
     assert_eq!(answer["status"], "cancelled");
     assert!(answer["ended_at"].is_string());
-    // Withdrawing again answers as it is.
-    let again: Value = withdraw(&app, &app.address, &people[0], id)
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(again["status"], "cancelled");
+    // Withdrawn, it is gone.
+    let again = withdraw(&app, &app.address, &people[0], id).await;
+    assert_problem(again, 404, "seek_not_found").await;
+    let gone = app.get_as(&people[0], &format!("/v1/seeks/{id}")).await;
+    assert_problem(gone, 404, "seek_not_found").await;
+    let listed = app.json_as(&people[0], "/v1/me/seeks").await;
+    assert_eq!(listed["seeks"], json!([]));
 
     let waiting = seek(&app, &people[1], table.clone()).await;
     assert_eq!(waiting["status"], "open", "the withdrawn seek took no seat");
@@ -286,7 +286,12 @@ async fn seeks_pair_exactly_once_across_processes() {
     let mut seated_in: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut waiting = 0;
     for (index, (person, (id, withdrew))) in people.iter().zip(&made).enumerate() {
-        let now = app.json_as(person, &format!("/v1/seeks/{id}")).await;
+        let seen = app.get_as(person, &format!("/v1/seeks/{id}")).await;
+        if seen.status() == 404 {
+            assert!(withdrew, "a seek not withdrawn is gone");
+            continue;
+        }
+        let now: Value = seen.json().await.unwrap();
         match now["status"].as_str().unwrap() {
             "matched" => {
                 assert!(!withdrew, "a withdrawn seek was seated: {now}");
@@ -295,7 +300,6 @@ async fn seeks_pair_exactly_once_across_processes() {
                     .or_default()
                     .push(format!("player{index}"));
             }
-            "cancelled" => assert!(withdrew),
             "open" => waiting += 1,
             other => panic!("a seek is {other}"),
         }

@@ -53,6 +53,10 @@ BEYOND_THE_SCHEMA = [
     ("POST", "/v1/me/webhooks"),
     # Whether an action is legal depends on the table (the cards in hand, the piles).
     ("POST", "/v1/matches/{id}/moves"),
+    # A rated seek takes no bots; `bot_level` goes with `bots_after_seconds`; `min` ≤ `max`.
+    ("POST", "/v1/seeks"),
+    # `until` is in the future and within the days the account holds.
+    ("POST", "/v1/me/vacation"),
 ]
 
 

@@ -943,6 +943,56 @@ def the_rest_of_the_table(pages, server):
         context.close()
 
 
+def a_vacation(pages, server, shots):
+    step("a vacation from the panel of My matches: the table shows who is away, and the way back")
+    here = f"{server.address}/play/"
+    status, _ = server.call("POST", "/v1/accounts", body={"username": "otto", "password": PASSWORD})
+    expect(status == 201, f"otto's registration answered {status}")
+    vera_context = pages.context(viewport=DESKTOP)
+    vera = pages.page(vera_context)
+    register(vera, here, "vera")
+    vera_token, otto_token = server.token("vera"), server.token("otto")
+    status, table = server.call("POST", "/v1/matches", otto_token, {"seats": 2, "clock": "correspondence_1d"})
+    expect(status == 201, f"otto's table answered {status}")
+    status, _ = server.call("POST", f"/v1/matches/{table['id']}/join", vera_token, {})
+    expect(status == 200, f"vera's join answered {status}")
+    _, held = server.call("GET", "/v1/me/vacation", vera_token)
+
+    vera.goto(f"{here}#/mine")
+    vera.wait_for_selector("form[data-form=vacation]")
+    three_days = time.strftime("%Y-%m-%d", time.gmtime(time.time() + 3 * 86_400))
+    vera.fill("#vacation-until", three_days)
+    vera.click("form[data-form=vacation] button[type=submit]")
+    vera.wait_for_selector("[data-away-until]")
+    _, away = server.call("GET", "/v1/me/vacation", vera_token)
+    vacation = away["vacation"]
+    expect(vacation is not None and vacation["until"] == vera.get_attribute("[data-away-until]", "data-away-until"),
+           f"the panel shows the API's vacation: {away}")
+    seconds = (time.mktime(time.strptime(vacation["until"], "%Y-%m-%dT%H:%M:%SZ"))
+               - time.mktime(time.strptime(vacation["from"], "%Y-%m-%dT%H:%M:%SZ")))
+    expect(away["days"] == held["days"] - -(-int(seconds) // 86_400),
+           f"a day spent for each day begun: {held['days']} then {away['days']} for {seconds} s")
+    axe(vera, "the vacation panel")
+    screenshots(vera, shots, "vacation")
+
+    otto_context, otto, _ = logged_in_page(pages, server, "otto")
+    otto.goto(f"{here}#/match/{table['id']}")
+    otto.wait_for_selector("[data-away]")
+    expect("on vacation until" in otto.inner_text("[data-away]"), "the table says who is away")
+    wait_until(otto, "() => document.body.innerText.includes('is on vacation until')")
+    print(f"ok: vera went away until {vacation['until']} from her panel ({held['days']} days, then {away['days']}); "
+          "otto's table shows her away and the log says so")
+
+    vera.click("[data-action=come-back]")
+    vera.wait_for_selector("form[data-form=vacation]")
+    _, back = server.call("GET", "/v1/me/vacation", vera_token)
+    expect(back["vacation"] is None, f"back: {back}")
+    otto.wait_for_selector("[data-away]", state="detached", timeout=WAIT)
+    print(f"ok: vera came back from the panel ({back['days']} days held); otto's table no longer shows her away")
+    for context in (vera_context, otto_context):
+        context.close()
+
+
 def main():
     arguments = argparse.ArgumentParser()
     arguments.add_argument("binary", nargs="?", default="target/debug/kings-corner")
@@ -978,6 +1028,7 @@ def main():
                     across_a_restart(pages, server)
                 if only in (None, "rest"):
                     the_rest_of_the_table(pages, server)
+                    a_vacation(pages, server, shots)
                 pages.report()
                 pages.browser.close()
             audit.report(whole_run=options.only is None)

@@ -32,6 +32,9 @@ import { EVENT_TYPES, NOTE_TYPES, Names, PILE_NAMES, actionText, eventText } fro
 /** @typedef {import("./types.js").Notification} Notification */
 /** @typedef {import("./moves.js").Choice} Choice */
 
+/** Notes that change the view's clock (its deadline, who is away): the view is read again. */
+const CLOCK_NOTES = new Set(["vacation_started", "vacation_ended"]);
+
 /** Events after which the summary (seats, status, result) is read again. */
 const SUMMARY_EVENTS = new Set(["hand_dealt", "hand_ended", "game_ended", "match_aborted", "seat_out"]);
 
@@ -273,7 +276,7 @@ class TablePage {
     let summaryChanged = false;
     for (const logged of events) {
       this.events.set(logged.seq, logged);
-      if (!NOTE_TYPES.has(logged.event.type)) newest = Math.max(newest, logged.seq);
+      if (!NOTE_TYPES.has(logged.event.type) || CLOCK_NOTES.has(logged.event.type)) newest = Math.max(newest, logged.seq);
       if (SUMMARY_EVENTS.has(logged.event.type)) summaryChanged = true;
     }
     this.renderLog();
