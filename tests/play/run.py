@@ -944,7 +944,8 @@ def the_rest_of_the_table(pages, server):
 
 
 def a_vacation(pages, server, shots):
-    step("a vacation from the panel of My matches: the table shows who is away, and the way back")
+    step("a vacation from the panel of My matches: the table shows who is away, and the way back; "
+         "ratings beside the names at a rated table and on the player's page")
     here = f"{server.address}/play/"
     status, _ = server.call("POST", "/v1/accounts", body={"username": "otto", "password": PASSWORD})
     expect(status == 201, f"otto's registration answered {status}")
@@ -989,6 +990,26 @@ def a_vacation(pages, server, shots):
     expect(back["vacation"] is None, f"back: {back}")
     otto.wait_for_selector("[data-away]", state="detached", timeout=WAIT)
     print(f"ok: vera came back from the panel ({back['days']} days held); otto's table no longer shows her away")
+
+    # A rated table: ratings beside the names, and on the player's page once it is rated.
+    status, rated = server.call("POST", "/v1/matches", otto_token,
+                                {"seats": 2, "rated": True, "clock": "correspondence_1d"})
+    expect(status == 201, f"otto's rated table answered {status}")
+    status, _ = server.call("POST", f"/v1/matches/{rated['id']}/join", vera_token, {})
+    expect(status == 200, f"vera's join answered {status}")
+    otto.goto(f"{here}#/match/{rated['id']}")
+    otto.wait_for_selector(".tag.rating")
+    shown = otto.eval_on_selector_all(".tag.rating", "(tags) => tags.map((tag) => tag.textContent)")
+    expect(shown == ["1000?", "1000?"], f"two newcomers' provisional ratings beside their names: {shown}")
+    status, _ = server.call("POST", f"/v1/matches/{rated['id']}/leave", otto_token, {})
+    expect(status == 204, f"otto's resignation answered {status}")
+    _, page = server.call("GET", "/v1/players/vera", vera_token)
+    vera.goto(f"{here}#/players/vera")
+    vera.wait_for_selector("table.ratings [data-pool=standard]")
+    expect(vera.get_attribute("table.ratings [data-pool=standard]", "data-rating") == str(page["ratings"][0]["rating"]),
+           f"vera's page shows the API's rating {page['ratings'][0]['rating']}")
+    axe(vera, "a player's page with ratings")
+    print(f"ok: a rated table shows {shown} beside the names; vera's page shows her rating {page['ratings'][0]['rating']} after the win")
     for context in (vera_context, otto_context):
         context.close()
 

@@ -1,5 +1,5 @@
 // A player's page (`#/players/<username>`): their public record, overall and by preset
-// (private matches too when it is the reader's own page).
+// (private matches too when it is the reader's own page), and their rating in each pool.
 
 import { explain } from "./api.js";
 import { fill, h, timeElement } from "./dom.js";
@@ -32,6 +32,14 @@ export function mountPlayer(root, context, route) {
         h("caption", { text: "Matches" }),
         h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Preset" }), columns.map(([, text]) => h("th", { scope: "col", text })))),
         h("tbody", {}, rowOf("all", player.matches), player.by_preset.map((tally) => rowOf(tally.preset, tally))))),
+      player.ratings.length ? h("div", { class: "table-scroll" }, h("table", { class: "ratings" },
+        h("caption", { text: "Ratings (rated tables, by pool)" }),
+        h("thead", {}, h("tr", {}, ["Pool", "Rating", "Rated matches", "Last change"].map((text) => h("th", { scope: "col", text })))),
+        h("tbody", {}, player.ratings.map((pool) => h("tr", { "data-pool": pool.pool, "data-rating": pool.rating },
+          h("th", { scope: "row", text: pool.pool }),
+          h("td", { text: `${pool.rating}${pool.provisional ? " (provisional)" : ""}` }),
+          h("td", { text: String(pool.matches) }),
+          h("td", { text: pool.history[0] ? `${pool.history[0].change >= 0 ? "+" : ""}${pool.history[0].change} (place ${pool.history[0].place})` : "" })))))) : null,
       player.private_included ? h("p", {}, h("a", { href: "#/mine", text: "Your matches" })) : null);
   }, (error) => {
     if (live) fill(body, h("p", { class: "error", role: "alert", text: explain(error) }));

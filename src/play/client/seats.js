@@ -1,4 +1,5 @@
-// The players around the table: each seat's name (a bot's level), cards left, score, chips,
+// The players around the table: each seat's name (a bot's level, the rating at a rated
+// table), cards left, score, chips,
 // hands won, corners claimed, whether it is out or on vacation, and its clock: the seat to
 // move counts down to its deadline (or waits for its return from vacation), the others show
 // their bank. `data-*` attributes carry the figures the
@@ -40,6 +41,11 @@ export function seatList(view, summary) {
       "aria-current": toMove ? "true" : undefined,
     },
     h("span", { class: "seat-name" }, name,
+      info?.rating ? h("span", {
+        class: "tag rating", "data-rating": info.rating.rating,
+        title: info.rating.provisional ? "rating in this pool (provisional: few rated matches yet)" : "rating in this pool",
+        text: `${info.rating.rating}${info.rating.provisional ? "?" : ""}`,
+      }) : null,
       seat.seat === view.your_seat ? h("span", { class: "tag", text: "you" }) : null,
       info?.bot ? h("span", { class: "tag bot", text: "bot" }) : null,
       view.dealer === seat.seat ? h("span", { class: "tag", title: "the dealer", text: "dealer" }) : null,
