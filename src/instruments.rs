@@ -55,6 +55,7 @@ const BOT_LAG: &str = "kings_corner_bot_queue_lag_seconds";
 const BOT_DECISION_SECONDS: &str = "kings_corner_bot_decision_duration_seconds";
 const CLOCKS_DUE: &str = "kings_corner_clock_work_due";
 const CLOCK_LAG: &str = "kings_corner_clock_sweep_lag_seconds";
+const VACATIONS_DUE: &str = "kings_corner_vacation_work_due";
 const START_TIME: &str = "process_start_time_seconds";
 const BUILD_INFO: &str = "kings_corner_build_info";
 
@@ -86,6 +87,7 @@ pub const FAMILIES: &[&str] = &[
     BOT_DECISION_SECONDS,
     CLOCKS_DUE,
     CLOCK_LAG,
+    VACATIONS_DUE,
     START_TIME,
     BUILD_INFO,
 ];
@@ -243,6 +245,11 @@ fn describe() {
         CLOCK_LAG,
         Seconds,
         "How long the most overdue clock work has been due (0: none due)"
+    );
+    describe_gauge!(
+        VACATIONS_DUE,
+        Count,
+        "Matches whose logs wait to record a vacation begun or ended (or a start looked at)"
     );
     describe_gauge!(
         START_TIME,
@@ -449,6 +456,8 @@ pub struct Backlog {
     pub clocks_due: i64,
     /// How long the most overdue of it has been due.
     pub clock_lag: i64,
+    /// Matches marked for the vacation round (`matches/vacations.rs`), not yet looked at.
+    pub vacations_due: i64,
 }
 
 /// Sets the gauges of a scrape.
@@ -478,4 +487,5 @@ pub fn observe(snapshot: &Snapshot) {
     gauge!(BOT_LAG).set(backlog.bot_lag as f64);
     gauge!(CLOCKS_DUE).set(backlog.clocks_due as f64);
     gauge!(CLOCK_LAG).set(backlog.clock_lag as f64);
+    gauge!(VACATIONS_DUE).set(backlog.vacations_due as f64);
 }

@@ -1,6 +1,7 @@
 //! What background work waits in the database, for the metrics: how many pieces of each kind and
 //! how long the oldest has waited. One statement, each part on an index the work itself uses
-//! (`notifications_to_relay`, `webhook_deliveries_pending`, the lease columns' due order).
+//! (`notifications_to_relay`, `webhook_deliveries_pending`, the lease columns' due order,
+//! `matches_vacation_due`).
 
 use sqlx::Row;
 
@@ -23,7 +24,8 @@ const BACKLOG: &str = "SELECT * FROM \
                      AND (remind_at IS NULL OR remind_at > deadline) THEN deadline \
                      ELSE remind_at END) AS clocks_since \
        FROM matches WHERE status = 'playing' AND \
-       ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)) AS clocks";
+       ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)) AS clocks, \
+    (SELECT COUNT(*) AS vacations FROM matches WHERE vacation_due IS NOT NULL) AS vacations";
 
 impl Db {
     /// The background work waiting at `now`.
@@ -44,6 +46,7 @@ impl Db {
             bot_lag: age("bot_since")?,
             clocks_due: row.try_get("clocks")?,
             clock_lag: age("clocks_since")?,
+            vacations_due: row.try_get("vacations")?,
         })
     }
 }

@@ -199,7 +199,8 @@ async fn every_family_is_scraped_and_moves_as_matches_are_played() {
 }
 
 /// The background work waiting is read from the database: a bot's turn waits while another
-/// process holds its lease, and the gauges say so, with its age on the match's clock.
+/// process holds its lease, and the gauges say so, with its age on the match's clock; so does
+/// a match marked for the vacation round.
 #[tokio::test]
 async fn the_queues_gauges_count_what_waits() {
     let app = spawn_app_with(|_| {}).await;
@@ -224,6 +225,13 @@ async fn the_queues_gauges_count_what_waits() {
         gauges(&text)
     );
     app.clock.advance(30);
+    // A match marked for the vacation round while "another process" holds its lease.
+    sqlx::query("UPDATE matches SET vacation_due = 1, vacation_lease = $2 WHERE id = $1")
+        .bind(&id)
+        .bind(i64::MAX / 2)
+        .execute(app.sql())
+        .await
+        .unwrap();
     tokio::time::sleep(Duration::from_millis(1100)).await;
     let later = scrape(&app).await;
     assert!(
@@ -231,6 +239,7 @@ async fn the_queues_gauges_count_what_waits() {
         "{}",
         gauges(&later)
     );
+    assert_eq!(value(&later, "kings_corner_vacation_work_due"), 1.0);
 }
 
 /// Pages on other origins never read the metrics, although the API allows them.
