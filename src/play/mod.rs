@@ -33,7 +33,7 @@ macro_rules! assets {
 
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
-const FILES: [(&str, &str, &[u8]); 30] = assets![
+const FILES: [(&str, &str, &[u8]); 31] = assets![
     ("index.html", "text/html; charset=utf-8"),
     ("style.css", "text/css; charset=utf-8"),
     ("favicon.svg", "image/svg+xml"),
@@ -52,6 +52,7 @@ const FILES: [(&str, &str, &[u8]); 30] = assets![
     ("lobby.js", JAVASCRIPT),
     ("mine.js", JAVASCRIPT),
     ("moves.js", JAVASCRIPT),
+    ("pairing.js", JAVASCRIPT),
     ("player.js", JAVASCRIPT),
     ("replay.js", JAVASCRIPT),
     ("results.js", JAVASCRIPT),

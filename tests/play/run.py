@@ -1014,6 +1014,44 @@ def a_vacation(pages, server, shots):
         context.close()
 
 
+def quick_pairing(pages, server):
+    step("quick pairing from the lobby: a seek withdrawn, then one seated with another player's")
+    here = f"{server.address}/play/"
+    status, _ = server.call("POST", "/v1/accounts", body={"username": "pia", "password": PASSWORD})
+    expect(status == 201, f"pia's registration answered {status}")
+    ned_context = pages.context(viewport=DESKTOP)
+    ned = pages.page(ned_context)
+    register(ned, here, "ned")
+    ned_token, pia_token = server.token("ned"), server.token("pia")
+
+    def seek_from_the_form(preset):
+        ned.goto(f"{here}#/")
+        ned.wait_for_selector("form[data-form=seek]")
+        ned.select_option("#seek-preset", preset)
+        ned.fill("#seek-seats", "2")
+        ned.click("form[data-form=seek] button[type=submit]")
+        ned.wait_for_selector(".seek[data-status=open]")
+        return ned.get_attribute(".seek[data-status=open]", "data-seek")
+
+    withdrawn = seek_from_the_form("foundations")
+    ned.click(f".seek[data-seek='{withdrawn}'] [data-action=withdraw]")
+    ned.wait_for_selector(f".seek[data-seek='{withdrawn}']", state="detached")
+    status, _ = server.call("GET", f"/v1/seeks/{withdrawn}", ned_token)
+    expect(status == 404, f"the withdrawn seek answered {status}")
+
+    waiting = seek_from_the_form("draw-first")
+    status, seated = server.call("POST", "/v1/seeks", pia_token, {"preset": "draw-first", "seats": 2})
+    expect(status == 201 and seated["status"] == "matched", f"pia's seek: {status} {seated}")
+    # Told by match_started on the account stream, the list shows the table to go to.
+    ned.wait_for_selector(f".seek[data-seek='{waiting}'][data-status=matched] a.button")
+    ned.click(f".seek[data-seek='{waiting}'] a.button")
+    ned.wait_for_selector(".table-area:not([hidden])")
+    expect(ned.url.endswith(f"#/match/{seated['match_id']}"), f"ned is at {ned.url}")
+    axe(ned, "a table reached from quick pairing")
+    print(f"ok: ned withdrew a seek from the lobby (gone: 404), and his next one was seated with pia's in {seated['match_id']}")
+    ned_context.close()
+
+
 def main():
     arguments = argparse.ArgumentParser()
     arguments.add_argument("binary", nargs="?", default="target/debug/kings-corner")
@@ -1050,6 +1088,7 @@ def main():
                 if only in (None, "rest"):
                     the_rest_of_the_table(pages, server)
                     a_vacation(pages, server, shots)
+                    quick_pairing(pages, server)
                 pages.report()
                 pages.browser.close()
             audit.report(whole_run=options.only is None)

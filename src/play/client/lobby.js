@@ -1,10 +1,11 @@
 // The lobby (`#/`): the public tables waiting for players (filtered here: the listing itself
-// takes no filter) and those being played, to watch; a table of one's own to create, from any
-// preset with any option, with a clock, bots, hints and privacy; and joining a private table by
-// its invite link or code.
+// takes no filter) and those being played, to watch; quick pairing (pairing.js); a table of
+// one's own to create, from any preset with any option, with a clock, bots, hints and privacy;
+// and joining a private table by its invite link or code.
 
 import { explain } from "./api.js";
 import { duration, fill, h, plural } from "./dom.js";
+import { quickPairing } from "./pairing.js";
 import { RulesForm } from "./ruleform.js";
 import { rulesText } from "./words.js";
 
@@ -43,6 +44,7 @@ export function mountLobby(root, context) {
   const tables = h("div", { class: "tables", "aria-live": "polite" }, h("p", { class: "muted", text: "Looking for tables…" }));
   const playing = h("div", { class: "playing" });
   const createArea = h("div", {}, loggedIn ? h("p", { class: "muted", text: "Loading the rules…" }) : null);
+  const pairingArea = h("div", {});
   fill(root,
     h("h1", { text: "Lobby" }),
     loggedIn ? null : h("p", { class: "panel intro" }, h("a", { href: "#/login", text: "Log in or register" }),
@@ -54,11 +56,14 @@ export function mountLobby(root, context) {
         h("section", { class: "panel", "aria-labelledby": "being-played" },
           h("h2", { id: "being-played", text: "Being played: watch" }), playing)),
       loggedIn ? h("div", { class: "lobby-column" },
+        pairingArea,
         h("section", { class: "panel", "aria-labelledby": "create-table" },
           h("h2", { id: "create-table", text: "Create a table" }), createArea),
         joinByCode(context)) : null));
 
   let live = true;
+  /** @type {(() => void) | null} */
+  let stopPairing = null;
   /** @type {MatchSummary[]} */
   let listed = [];
   /** @type {string | null} */
@@ -108,14 +113,23 @@ export function mountLobby(root, context) {
   context.catalog().then((loaded) => {
     if (!live) return;
     catalog = loaded;
-    if (loggedIn) fill(createArea, createForm(loaded, context));
+    if (loggedIn) {
+      fill(createArea, createForm(loaded, context));
+      const pairing = quickPairing(loaded, context);
+      stopPairing = pairing.stop;
+      fill(pairingArea, pairing.panel);
+    }
     void load(true);
   }, (error) => {
     if (live) fill(tables, h("p", { class: "error", role: "alert" }, explain(error), " ",
       h("a", { href: "#/settings", text: "Check the server in the settings." })));
   });
   const refresh = setInterval(() => { if (document.visibilityState === "visible") void load(true); }, 15_000);
-  return () => { live = false; clearInterval(refresh); };
+  return () => {
+    live = false;
+    clearInterval(refresh);
+    stopPairing?.();
+  };
 }
 
 /**

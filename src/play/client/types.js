@@ -37,5 +37,6 @@
 /** @typedef {Schemas["Tally"]} Tally */
 /** @typedef {Schemas["MatchExport"]} MatchExport */
 /** @typedef {Schemas["VacationView"]} VacationView */
+/** @typedef {Schemas["SeekView"]} SeekView */
 
 export {};
