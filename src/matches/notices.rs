@@ -83,30 +83,28 @@ pub(super) fn of_change(
                 };
                 notices.push((*seat, Notice::Nudged(nudged)));
             }
-            Entry::Note(Note::VacationStarted { seat, until }) => {
+            Entry::Note(
+                note @ (Note::VacationStarted { seat, .. } | Note::VacationEnded { seat }),
+            ) => {
+                let until = match note {
+                    Note::VacationStarted { until, .. } => Some(until.clone()),
+                    _ => None,
+                };
                 let changed = VacationChanged {
                     match_id: match_id.to_owned(),
                     version: after.version,
                     seat: *seat,
-                    until: Some(until.clone()),
+                    until,
+                };
+                let notice = if changed.until.is_some() {
+                    Notice::VacationStarted(changed)
+                } else {
+                    Notice::VacationEnded(changed)
                 };
                 notices.extend(
                     every_seat()
                         .filter(|told| told != seat)
-                        .map(|told| (told, Notice::VacationStarted(changed.clone()))),
-                );
-            }
-            Entry::Note(Note::VacationEnded { seat }) => {
-                let changed = VacationChanged {
-                    match_id: match_id.to_owned(),
-                    version: after.version,
-                    seat: *seat,
-                    until: None,
-                };
-                notices.extend(
-                    every_seat()
-                        .filter(|told| told != seat)
-                        .map(|told| (told, Notice::VacationEnded(changed.clone()))),
+                        .map(|told| (told, notice.clone())),
                 );
             }
             _ => {}

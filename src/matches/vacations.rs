@@ -31,7 +31,7 @@ use crate::background::{self, Schedule};
 use crate::clock::{parse_rfc3339, rfc3339};
 use crate::model::{FIRST_VACATION_DAYS, MOST_VACATION_DAYS, MatchStatus, VACATION_DAY_SECONDS};
 use crate::rules::Seat;
-use crate::store::vacations::{VacationRow, week_of};
+use crate::store::vacations::{VacationChange, VacationRow, week_of};
 use crate::store::work::Work;
 
 /// How often each process looks for matches whose logs must record a vacation (a vacation
@@ -87,7 +87,7 @@ fn counted(row: &VacationRow, now: i64) -> (i64, i64) {
         .iter()
         .filter(|week| (row.weeks_from..=this_week).contains(week))
         .count() as i64;
-    let days = (row.days + played).min(MOST_VACATION_DAYS).max(row.days);
+    let days = (row.days + played).min(MOST_VACATION_DAYS);
     let next = if row.played_weeks.contains(&this_week) {
         this_week + 1
     } else {
@@ -159,11 +159,7 @@ impl Matches {
     ) -> Result<VacationView, MatchError> {
         let now = self.clock.now();
         let until = checked_end(&request, now)?;
-        let mut change = self
-            .db
-            .lock_vacation(player.id())
-            .await?
-            .ok_or(MatchError::NoSuchPlayer)?;
+        let mut change = self.locked_vacation(player).await?;
         if let Some(until) = away_until(&change.row, now) {
             return Err(MatchError::AlreadyOnVacation {
                 until: rfc3339(until),
@@ -186,11 +182,7 @@ impl Matches {
     /// vacation under way, changes nothing.
     pub async fn end_vacation(&self, player: Player<'_>) -> Result<VacationView, MatchError> {
         let now = self.clock.now();
-        let mut change = self
-            .db
-            .lock_vacation(player.id())
-            .await?
-            .ok_or(MatchError::NoSuchPlayer)?;
+        let mut change = self.locked_vacation(player).await?;
         if let Some(until) = away_until(&change.row, now) {
             let unspent = (until - now).div_euclid(VACATION_DAY_SECONDS);
             let (held, weeks_from) = counted(&change.row, now);
@@ -200,6 +192,12 @@ impl Matches {
             self.noted_now().await;
         }
         self.vacation(player).await
+    }
+
+    /// The caller's vacation record, locked for a change.
+    async fn locked_vacation(&self, player: Player<'_>) -> Result<VacationChange, MatchError> {
+        let change = self.db.lock_vacation(player.id()).await?;
+        change.ok_or(MatchError::NoSuchPlayer)
     }
 
     /// Brings the logs of the matches just marked up to date before answering, so that the

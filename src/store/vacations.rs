@@ -222,17 +222,7 @@ impl VacationChange {
         until: i64,
     ) -> Result<u64, StoreError> {
         within(self.timeout, async {
-            query(
-                "UPDATE accounts SET vacation_days = $2, vacation_weeks_from = $3, \
-                 away_from = $4, away_until = $5 WHERE id = $1",
-            )
-            .bind(&self.account_id)
-            .bind(days)
-            .bind(weeks_from)
-            .bind(from)
-            .bind(until)
-            .execute(&mut *self.transaction)
-            .await?;
+            self.record(days, weeks_from, from, until).await?;
             query(
                 "UPDATE seeks SET status = 'cancelled', ended_at = $2 \
                  WHERE account_id = $1 AND status = 'open'",
@@ -254,20 +244,34 @@ impl VacationChange {
         weeks_from: i64,
         at: i64,
     ) -> Result<u64, StoreError> {
+        let from = self.row.away.map_or(at, |(from, _)| from);
         within(self.timeout, async {
-            query(
-                "UPDATE accounts SET vacation_days = $2, vacation_weeks_from = $3, \
-                 away_until = $4 WHERE id = $1",
-            )
-            .bind(&self.account_id)
-            .bind(days)
-            .bind(weeks_from)
-            .bind(at)
-            .execute(&mut *self.transaction)
-            .await?;
+            self.record(days, weeks_from, from, at).await?;
             self.mark_matches().await
         })
         .await
+    }
+
+    /// Writes the account's days, the week they were counted to, and its vacation.
+    async fn record(
+        &mut self,
+        days: i64,
+        weeks_from: i64,
+        from: i64,
+        until: i64,
+    ) -> Result<(), sqlx::Error> {
+        query(
+            "UPDATE accounts SET vacation_days = $2, vacation_weeks_from = $3, \
+             away_from = $4, away_until = $5 WHERE id = $1",
+        )
+        .bind(&self.account_id)
+        .bind(days)
+        .bind(weeks_from)
+        .bind(from)
+        .bind(until)
+        .execute(&mut *self.transaction)
+        .await?;
+        Ok(())
     }
 
     /// Marks the matches the account sits at, open or being played, that allow vacations.

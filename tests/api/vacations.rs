@@ -11,8 +11,8 @@ use kings_corner::matches::export::{MatchExport, verify};
 use kings_corner::store::vacations::{week_of, week_start};
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, keep_as_fixture, players, seated_match, spawn_app,
-    start_process, view_of_turn,
+    Player, TestApp, assert_problem, keep_as_fixture, play_first_action, players, seated_match,
+    spawn_app, start_process, view_of_turn,
 };
 use crate::notifications::notifications_after;
 
@@ -90,19 +90,7 @@ async fn pass_turn(app: &TestApp, players: &[&Player], id: &str) {
         if now != turn {
             return;
         }
-        let actions = seen["legal_actions"].as_array().unwrap();
-        let action = ["end_turn", "draw"]
-            .iter()
-            .find_map(|kind| actions.iter().find(|action| action["type"] == *kind))
-            .unwrap_or(&actions[0]);
-        let moved = app
-            .post_as(
-                &people[turn],
-                &format!("/v1/matches/{id}/moves"),
-                &json!({"expected_version": seen["version"], "action": action}),
-            )
-            .await;
-        assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+        play_first_action(app, &people[turn], id, &seen).await;
     }
     panic!("the turn did not pass");
 }

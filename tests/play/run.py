@@ -943,16 +943,22 @@ def the_rest_of_the_table(pages, server):
         context.close()
 
 
+def two_accounts(pages, server, browsing, other):
+    """`browsing` registered on a desktop page of /play, `other` through the API: the client's
+    address, the page's context and page, and both access tokens."""
+    here = f"{server.address}/play/"
+    status, _ = server.call("POST", "/v1/accounts", body={"username": other, "password": PASSWORD})
+    expect(status == 201, f"{other}'s registration answered {status}")
+    context = pages.context(viewport=DESKTOP)
+    page = pages.page(context)
+    register(page, here, browsing)
+    return here, context, page, server.token(browsing), server.token(other)
+
+
 def a_vacation(pages, server, shots):
     step("a vacation from the panel of My matches: the table shows who is away, and the way back; "
          "ratings beside the names at a rated table and on the player's page")
-    here = f"{server.address}/play/"
-    status, _ = server.call("POST", "/v1/accounts", body={"username": "otto", "password": PASSWORD})
-    expect(status == 201, f"otto's registration answered {status}")
-    vera_context = pages.context(viewport=DESKTOP)
-    vera = pages.page(vera_context)
-    register(vera, here, "vera")
-    vera_token, otto_token = server.token("vera"), server.token("otto")
+    here, vera_context, vera, vera_token, otto_token = two_accounts(pages, server, "vera", "otto")
     status, table = server.call("POST", "/v1/matches", otto_token, {"seats": 2, "clock": "correspondence_1d"})
     expect(status == 201, f"otto's table answered {status}")
     status, _ = server.call("POST", f"/v1/matches/{table['id']}/join", vera_token, {})
@@ -1016,13 +1022,7 @@ def a_vacation(pages, server, shots):
 
 def quick_pairing(pages, server):
     step("quick pairing from the lobby: a seek withdrawn, then one seated with another player's")
-    here = f"{server.address}/play/"
-    status, _ = server.call("POST", "/v1/accounts", body={"username": "pia", "password": PASSWORD})
-    expect(status == 201, f"pia's registration answered {status}")
-    ned_context = pages.context(viewport=DESKTOP)
-    ned = pages.page(ned_context)
-    register(ned, here, "ned")
-    ned_token, pia_token = server.token("ned"), server.token("pia")
+    here, ned_context, ned, ned_token, pia_token = two_accounts(pages, server, "ned", "pia")
 
     def seek_from_the_form(preset):
         ned.goto(f"{here}#/")
