@@ -1022,7 +1022,7 @@ def a_vacation(pages, server, shots):
 
 def quick_pairing(pages, server):
     step("quick pairing from the lobby: a seek withdrawn, then one seated with another player's")
-    here, ned_context, ned, ned_token, pia_token = two_accounts(pages, server, "ned", "pia")
+    here, ned_context, ned, ned_token, ines_token = two_accounts(pages, server, "ned", "ines")
 
     def seek_from_the_form(preset):
         ned.goto(f"{here}#/")
@@ -1040,15 +1040,15 @@ def quick_pairing(pages, server):
     expect(status == 404, f"the withdrawn seek answered {status}")
 
     waiting = seek_from_the_form("draw-first")
-    status, seated = server.call("POST", "/v1/seeks", pia_token, {"preset": "draw-first", "seats": 2})
-    expect(status == 201 and seated["status"] == "matched", f"pia's seek: {status} {seated}")
+    status, seated = server.call("POST", "/v1/seeks", ines_token, {"preset": "draw-first", "seats": 2})
+    expect(status == 201 and seated["status"] == "matched", f"ines's seek: {status} {seated}")
     # Told by match_started on the account stream, the list shows the table to go to.
     ned.wait_for_selector(f".seek[data-seek='{waiting}'][data-status=matched] a.button")
     ned.click(f".seek[data-seek='{waiting}'] a.button")
     ned.wait_for_selector(".table-area:not([hidden])")
     expect(ned.url.endswith(f"#/match/{seated['match_id']}"), f"ned is at {ned.url}")
     axe(ned, "a table reached from quick pairing")
-    print(f"ok: ned withdrew a seek from the lobby (gone: 404), and his next one was seated with pia's in {seated['match_id']}")
+    print(f"ok: ned withdrew a seek from the lobby (gone: 404), and his next one was seated with ines's in {seated['match_id']}")
     ned_context.close()
 
 
