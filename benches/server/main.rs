@@ -94,6 +94,7 @@ fn cache_memory() -> (usize, f64) {
                 last_hash: "ab".repeat(32),
                 log_format: 2,
                 clock: None,
+                views: Default::default(),
             }),
             Checkpoint::never(),
         );

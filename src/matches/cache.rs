@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use super::access::Table;
 use super::clock::MatchClock;
+use super::kept_views::KeptViews;
 use super::log::Entry;
 use crate::live::Checkpoint;
 use crate::rules::GameState;
@@ -34,6 +35,8 @@ pub struct MatchState {
     pub log_format: u8,
     /// Its clock, if it has one.
     pub clock: Option<MatchClock>,
+    /// Its views as sent, for the clients that ask again at this version (empty in a copy).
+    pub views: KeptViews,
 }
 
 impl MatchState {

@@ -25,6 +25,7 @@
 //! - [`archive`]: replays and the verifiable [`export`];
 //! - [`access`]: who may see a match and who may act in it;
 //! - [`clock`]: a match's clock folded from its log (deadlines, banks, reminders);
+//! - [`kept_views`]: a cached state's views, serialised once for the clients that ask again;
 //! - `state`: a match's current state as one account sees it, hiding the [`cache`] and the
 //!   freshness bookkeeping of [`crate::live`]; `advance` turns decided events into writes;
 //! - `snapshot`: the state kept every few hundred events beside the log, where a cold read of
@@ -57,6 +58,7 @@ mod figures;
 pub mod hints;
 pub mod idempotency;
 pub mod invitations;
+pub mod kept_views;
 pub mod leaderboard;
 mod leased;
 pub mod listing;

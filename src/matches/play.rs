@@ -1,5 +1,7 @@
 //! The private view of a match and checked moves.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -7,6 +9,7 @@ use super::access::{Player, Viewer};
 use super::cache::MatchState;
 use super::clock::ClockView;
 use super::idempotency::{IdempotencyKey, Idempotent, MoveAnswer};
+use super::kept_views::SerialisedView;
 use super::log::Entry;
 use super::state::{Intent, retrying_races};
 use super::{MatchError, Matches};
@@ -69,6 +72,13 @@ impl MatchView {
     pub(super) fn now(match_id: &str, current: &MatchState, seat: Option<Seat>, now: i64) -> Self {
         MatchView {
             clock: current.clock.as_ref().map(|clock| clock.view(now)),
+            ..MatchView::timeless(match_id, current, seat)
+        }
+    }
+
+    /// What `seat` sees of a match at its version, all but the clock.
+    fn timeless(match_id: &str, current: &MatchState, seat: Option<Seat>) -> Self {
+        MatchView {
             auto_end_turn: current.table.auto_end_turn,
             hints: current.table.hints,
             ..MatchView::of(match_id, current.version, &current.state, seat)
@@ -93,6 +103,46 @@ impl MatchView {
     }
 }
 
+/// A view to answer: what it is made of, so that a client holding it already is told so
+/// without it being made.
+pub struct ViewAnswer {
+    match_id: String,
+    current: Arc<MatchState>,
+    seat: Option<Seat>,
+    clock: Option<ClockView>,
+}
+
+impl ViewAnswer {
+    /// The version the view reflects.
+    pub fn version(&self) -> i64 {
+        self.current.version
+    }
+
+    /// The caller's seat; `None` for a spectator.
+    pub fn seat(&self) -> Option<Seat> {
+        self.seat
+    }
+
+    /// Whether another seat may claim now (it changes with no new event).
+    pub fn claimable(&self) -> bool {
+        self.clock.as_ref().is_some_and(|clock| clock.claimable)
+    }
+
+    /// The view's JSON: a [`MatchView`], made once for a state whose view is asked for again.
+    pub fn json(&self) -> String {
+        self.current
+            .views
+            .get_or_make(self.seat, || {
+                SerialisedView::of(&MatchView::timeless(
+                    &self.match_id,
+                    &self.current,
+                    self.seat,
+                ))
+            })
+            .with_clock(self.clock.as_ref())
+    }
+}
+
 /// A move.
 #[derive(Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -109,14 +159,15 @@ pub struct MoveRequest {
 impl Matches {
     /// The caller's private view of a started match (a spectator's view of a public match for
     /// those without a seat).
-    pub async fn view(&self, match_id: &str, viewer: Viewer<'_>) -> Result<MatchView, MatchError> {
+    pub async fn view(&self, match_id: &str, viewer: Viewer<'_>) -> Result<ViewAnswer, MatchError> {
         let seen = self.current(match_id, viewer, Intent::Watch).await?;
-        Ok(MatchView::now(
-            match_id,
-            &seen.current,
-            seen.role.seat(),
-            self.clock.now(),
-        ))
+        let now = self.clock.now();
+        Ok(ViewAnswer {
+            match_id: match_id.to_owned(),
+            clock: seen.current.clock.as_ref().map(|clock| clock.view(now)),
+            seat: seen.role.seat(),
+            current: seen.current,
+        })
     }
 
     /// Plays a move for the caller's seat if the match is at `expected_version`; nothing is

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cache::MatchState;
 use super::clock::{ClockSnapshot, MatchClock};
+use super::kept_views::KeptViews;
 use super::{MatchError, Matches};
 use crate::instruments::{self, SnapshotUse};
 use crate::rules::Snapshot;
@@ -157,6 +158,7 @@ fn resume(
         last_hash: kept.hash,
         log_format: fresh.log_format,
         clock,
+        views: KeptViews::default(),
     }))
 }
 

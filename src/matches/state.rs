@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::access::{Player, Role, Table, Viewer};
 use super::cache::MatchState;
 use super::clock::MatchClock;
+use super::kept_views::KeptViews;
 use super::log::{self, Entry, Recorded};
 use super::notices;
 use super::rated;
@@ -376,6 +377,7 @@ impl MatchState {
             clock: row.clock.map(|settings| {
                 MatchClock::new(settings, row.on_timeout, row.vacations, row.seat_count)
             }),
+            views: KeptViews::default(),
         })
     }
 }

@@ -1,6 +1,6 @@
 //! `GET /v1/matches/{id}/view` and `POST /v1/matches/{id}/moves`.
 
-use actix_web::http::header;
+use actix_web::http::header::{self, ContentType};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 use crate::http::body::Json;
@@ -35,14 +35,11 @@ pub async fn get_view(
 ) -> Result<HttpResponse, ApiError> {
     let view = matches.view(&id, watcher.viewer()).await?;
     // A late seat becomes claimable with no new event: that changes the tag too.
-    let claimable = view.clock.as_ref().is_some_and(|clock| clock.claimable);
     let etag = format!(
         "\"v{}-{}{}\"",
-        view.version,
-        view.view
-            .your_seat
-            .map_or("s".to_owned(), |seat| seat.to_string()),
-        if claimable { "-late" } else { "" }
+        view.version(),
+        view.seat().map_or("s".to_owned(), |seat| seat.to_string()),
+        if view.claimable() { "-late" } else { "" }
     );
     if headers::unchanged(&request, &etag) {
         return Ok(HttpResponse::NotModified()
@@ -52,7 +49,8 @@ pub async fn get_view(
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, etag))
         .insert_header((header::CACHE_CONTROL, "private, no-cache"))
-        .json(view))
+        .content_type(ContentType::json())
+        .body(view.json()))
 }
 
 /// Make a move: any action of `legal_actions` on your turn; `{"type": "resign"}` at any moment;

@@ -1,0 +1,171 @@
+//! A state's views, serialised once and sent again while the match stays at that version.
+//!
+//! A client that polls its view (play by mail) and the spectators of one table ask for the same
+//! view until the next event. Serialising it was a fifth of a view's time on the server (issue
+//! 19), so the bytes are kept with the state they were made from ([`super::cache::MatchState`])
+//! and go when a newer state replaces it. Only the clock changes with time: it is written
+//! afresh into the kept bytes at each answer.
+//!
+//! A view is kept once it is asked for a second time at the same version, so that states read
+//! once, as in a turn played straight through, hold no bytes.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use super::clock::ClockView;
+use super::play::MatchView;
+use crate::rules::Seat;
+use crate::rules::options::MAX_PLAYERS;
+
+/// The text the clock's value follows in a serialised [`MatchView`]: its first field whose
+/// name is `clock` (the fields before it, `match_id` to `hints`, have none of that name).
+const CLOCK_FIELD: &str = "\"clock\":";
+
+/// A [`MatchView`] serialised without its clock, with the place its clock goes.
+#[derive(Debug)]
+pub struct SerialisedView {
+    json: String,
+    /// Where the clock's value starts in `json`; `null` follows.
+    clock_at: usize,
+}
+
+impl SerialisedView {
+    /// `view`, whose clock is left out.
+    pub fn of(view: &MatchView) -> SerialisedView {
+        debug_assert!(view.clock.is_none(), "the clock is written at each answer");
+        let json = serde_json::to_string(view).expect("views serialise");
+        let clock_at =
+            json.find(CLOCK_FIELD).expect("a view has a clock field") + CLOCK_FIELD.len();
+        SerialisedView { json, clock_at }
+    }
+
+    /// The view's JSON with `clock` in it: what `serde_json` makes of the whole view.
+    pub fn with_clock(&self, clock: Option<&ClockView>) -> String {
+        let Some(clock) = clock else {
+            return self.json.clone();
+        };
+        let clock = serde_json::to_string(clock).expect("clocks serialise");
+        let rest = &self.json[self.clock_at + "null".len()..];
+        let mut json = String::with_capacity(self.json.len() + clock.len());
+        json.push_str(&self.json[..self.clock_at]);
+        json.push_str(&clock);
+        json.push_str(rest);
+        json
+    }
+}
+
+/// The serialised views of one state: a place for each seat and one for spectators.
+///
+/// A copy is empty: a state is copied to make the next one, whose views differ.
+#[derive(Debug, Default)]
+pub struct KeptViews {
+    places: [Place; MAX_PLAYERS as usize + 1],
+}
+
+#[derive(Debug, Default)]
+struct Place {
+    asked: AtomicBool,
+    view: OnceLock<Arc<SerialisedView>>,
+}
+
+impl KeptViews {
+    /// The view of `seat` (`None`: a spectator's), made by `make` unless it is kept; kept from
+    /// its second asking on.
+    pub fn get_or_make(
+        &self,
+        seat: Option<Seat>,
+        make: impl FnOnce() -> SerialisedView,
+    ) -> Arc<SerialisedView> {
+        let place = &self.places[seat.map_or(MAX_PLAYERS as usize, usize::from)];
+        if let Some(kept) = place.view.get() {
+            return kept.clone();
+        }
+        let made = Arc::new(make());
+        if place.asked.swap(true, Ordering::Relaxed) {
+            let _ = place.view.set(made.clone());
+        }
+        made
+    }
+
+    /// How many views are kept (for tests).
+    #[cfg(test)]
+    fn kept(&self) -> usize {
+        self.places
+            .iter()
+            .filter(|place| place.view.get().is_some())
+            .count()
+    }
+}
+
+impl Clone for KeptViews {
+    fn clone(&self) -> Self {
+        KeptViews::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ClockSettings, OnTimeout};
+    use crate::rules::{GameState, Rules, Setup};
+
+    fn view(seat: Option<Seat>) -> MatchView {
+        let mut state = GameState::new(Setup {
+            rules: Rules::default(),
+            secret: [7; 32],
+            client_seeds: vec![String::new(); 4],
+            first_dealer: None,
+        })
+        .unwrap();
+        for event in state.start().unwrap() {
+            state.apply(&event);
+        }
+        MatchView::of("0e6f3a52-5d1c-4a43-9b0e-2f1d7a9c4b11", 3, &state, seat)
+    }
+
+    #[test]
+    fn the_clock_goes_where_serde_puts_it() {
+        let clock = ClockView::new(
+            ClockSettings {
+                turn_seconds: 86_400,
+                bank_seconds: 172_800,
+            },
+            OnTimeout::Claim,
+            true,
+            Some(1_800_000_000),
+            1_799_990_000,
+        );
+        for seat in [Some(0), Some(1), None] {
+            let serialised = SerialisedView::of(&view(seat));
+            let whole = MatchView {
+                clock: Some(clock.clone()),
+                ..view(seat)
+            };
+            assert_eq!(
+                serialised.with_clock(Some(&clock)),
+                serde_json::to_string(&whole).unwrap()
+            );
+            assert_eq!(
+                serialised.with_clock(None),
+                serde_json::to_string(&view(seat)).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn a_view_is_kept_from_its_second_asking_and_not_in_a_copy() {
+        let views = KeptViews::default();
+        let mut made = 0;
+        for _ in 0..3 {
+            views.get_or_make(Some(1), || {
+                made += 1;
+                SerialisedView::of(&view(Some(1)))
+            });
+        }
+        assert_eq!(made, 2, "made at the first and second asking, then kept");
+        assert_eq!(views.kept(), 1);
+        views.get_or_make(None, || SerialisedView::of(&view(None)));
+        assert_eq!(views.kept(), 1, "a spectator's view asked once is not kept");
+        assert_eq!(views.clone().kept(), 0);
+    }
+}
