@@ -99,6 +99,41 @@ async fn play_once(app: &TestApp, players: &[Player], id: &str) -> Value {
 /// A three-player match in which the player to move stops answering: before the deadline a
 /// claim is refused; after it, another player claims, the late seat is out, and the two
 /// others play on. Then, with two left, a claim ends the match with a winner.
+/// A seat's view asked for again at the same version is sent from the bytes kept with the
+/// match's state (`matches/kept_views.rs`): the table as before, the clock as of now.
+#[tokio::test]
+async fn a_view_asked_again_shows_the_clock_of_now() {
+    let app = spawn_app().await;
+    let players = players(&app, 2).await;
+    let id = clocked_match(
+        &app,
+        &players,
+        json!({"turn_seconds": 60, "bank_seconds": 30}),
+        "claim",
+    )
+    .await;
+    let first = view(&app, &players[0], &id).await;
+    let late = first["turn"].as_u64().unwrap() as usize;
+    let mut seen = Vec::new();
+    // The second asking keeps the view; the third and fourth are sent from it.
+    for seconds in [1, 69, 21] {
+        app.clock.advance(seconds);
+        seen.push(view(&app, &players[0], &id).await);
+    }
+    assert_eq!(seen[1]["clock"]["banks"][late], 20, "70 s into a 60 s turn");
+    assert_eq!(seen[1]["clock"]["claimable"], false);
+    assert_eq!(seen[2]["clock"]["banks"][late], 0);
+    assert_eq!(seen[2]["clock"]["claimable"], true);
+    let table = |view: &Value| {
+        let mut table = view.clone();
+        table["clock"] = Value::Null;
+        table
+    };
+    for later in &seen {
+        assert_eq!(table(later), table(&first));
+    }
+}
+
 #[tokio::test]
 async fn a_late_player_is_claimed_and_the_others_play_on() {
     let app = spawn_app().await;
