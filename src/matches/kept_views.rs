@@ -54,12 +54,13 @@ impl SerialisedView {
     }
 }
 
-/// The serialised views of one state: a place for each seat and one for spectators.
+/// The serialised views of one state: a place for each seat and one for spectators, made when
+/// a view is first asked for (a state nobody looks at costs a pointer).
 ///
 /// A copy is empty: a state is copied to make the next one, whose views differ.
 #[derive(Debug, Default)]
 pub struct KeptViews {
-    places: [Place; MAX_PLAYERS as usize + 1],
+    places: OnceLock<Box<[Place; MAX_PLAYERS as usize + 1]>>,
 }
 
 #[derive(Debug, Default)]
@@ -76,7 +77,8 @@ impl KeptViews {
         seat: Option<Seat>,
         make: impl FnOnce() -> SerialisedView,
     ) -> Arc<SerialisedView> {
-        let place = &self.places[seat.map_or(MAX_PLAYERS as usize, usize::from)];
+        let places = self.places.get_or_init(Box::default);
+        let place = &places[seat.map_or(MAX_PLAYERS as usize, usize::from)];
         if let Some(kept) = place.view.get() {
             return kept.clone();
         }
@@ -90,10 +92,12 @@ impl KeptViews {
     /// How many views are kept (for tests).
     #[cfg(test)]
     fn kept(&self) -> usize {
-        self.places
-            .iter()
-            .filter(|place| place.view.get().is_some())
-            .count()
+        self.places.get().map_or(0, |places| {
+            places
+                .iter()
+                .filter(|place| place.view.get().is_some())
+                .count()
+        })
     }
 }
 
