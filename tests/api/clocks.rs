@@ -96,9 +96,6 @@ async fn play_once(app: &TestApp, players: &[Player], id: &str) -> Value {
     moved.json().await.unwrap()
 }
 
-/// A three-player match in which the player to move stops answering: before the deadline a
-/// claim is refused; after it, another player claims, the late seat is out, and the two
-/// others play on. Then, with two left, a claim ends the match with a winner.
 /// A seat's view asked for again at the same version is sent from the bytes kept with the
 /// match's state (`matches/kept_views.rs`): the table as before, the clock as of now.
 #[tokio::test]
@@ -134,6 +131,9 @@ async fn a_view_asked_again_shows_the_clock_of_now() {
     }
 }
 
+/// A three-player match in which the player to move stops answering: before the deadline a
+/// claim is refused; after it, another player claims, the late seat is out, and the two
+/// others play on. Then, with two left, a claim ends the match with a winner.
 #[tokio::test]
 async fn a_late_player_is_claimed_and_the_others_play_on() {
     let app = spawn_app().await;
