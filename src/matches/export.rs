@@ -110,6 +110,9 @@ pub struct Verified {
     /// Each seat's place the re-play arrived at, 1 the best (docs/rules.md §7.5; empty for an
     /// aborted match).
     pub standings: Vec<u8>,
+    /// Why the end would not be rated at a rated table (a seat left before it ended a turn of
+    /// its own, docs/ratings.md); `None` when it would be.
+    pub unrated_because: Option<String>,
 }
 
 /// Checks an export: the commitment, the hash chain, the checked replay of every event from
@@ -181,6 +184,7 @@ pub fn verify(export: &MatchExport) -> Result<Verified, String> {
         hands: state.hand_number(),
         winners: state.winners().unwrap_or_default().to_vec(),
         standings: state.standings().unwrap_or_default(),
+        unrated_because: super::rated::unrated_because(&state),
     })
 }
 

@@ -2,12 +2,10 @@
 //! time behind an opaque cursor; established players and provisional ones on boards of their
 //! own (docs/ratings.md, "Seeing ratings").
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{MatchError, Matches};
+use super::{MatchError, Matches, cursor};
 use crate::ratings::{PROVISIONAL_SIGMA, RatingShown};
 use crate::rules::Preset;
 use crate::store::ratings::BoardCursor;
@@ -20,7 +18,7 @@ pub struct BoardQuery {
     /// `false` (default): the established ones.
     pub provisional: Option<bool>,
     /// The `next_cursor` of the previous page.
-    #[param(min_length = 1)]
+    #[param(min_length = 1, max_length = 256, pattern = "^[A-Za-z0-9_-]+$")]
     pub cursor: Option<String>,
     /// Page size, 1–100 (default 50).
     #[param(minimum = 1, maximum = 100)]
@@ -111,22 +109,22 @@ impl Matches {
     }
 }
 
-/// A board's cursor: the last entry's μ − 3σ (its bits, exactly) and account, opaque to
-/// clients.
+/// A board's cursor: the last entry's μ − 3σ (its bits, exactly, as 16 hex digits) and
+/// account, opaque to clients.
 fn encode(cursor: &BoardCursor) -> String {
-    URL_SAFE_NO_PAD.encode(format!(
-        "{:016x}:{}",
-        cursor.ordinal.to_bits(),
-        cursor.account_id
-    ))
+    cursor::encode(
+        &format!("{:016x}", cursor.ordinal.to_bits()),
+        &cursor.account_id,
+    )
 }
 
-fn decode(cursor: &str) -> Option<BoardCursor> {
-    let text = String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()?;
-    let (bits, account_id) = text.split_once(':')?;
-    let ordinal = f64::from_bits(u64::from_str_radix(bits, 16).ok()?);
-    ordinal.is_finite().then(|| BoardCursor {
+fn decode(text: &str) -> Option<BoardCursor> {
+    let (bits, account_id) = cursor::decode(text)?;
+    let bits = u64::from_str_radix(&bits, 16).ok()?;
+    let ordinal = f64::from_bits(bits);
+    let decoded = BoardCursor {
         ordinal,
-        account_id: account_id.to_owned(),
-    })
+        account_id,
+    };
+    (ordinal.is_finite() && encode(&decoded) == text).then_some(decoded)
 }

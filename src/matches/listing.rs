@@ -2,13 +2,11 @@
 //! the caller's own matches (by status, with results) and their inbox (matches waiting for
 //! their move, soonest deadline first), a page at a time behind an opaque cursor.
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::access::Viewer;
-use super::{MatchError, MatchSummary, Matches};
+use super::{MatchError, MatchSummary, Matches, cursor};
 use crate::model::MatchStatus;
 use crate::store::{self, Cursor, Listing, MatchRow};
 
@@ -29,7 +27,7 @@ pub struct ListQuery {
     /// (then, without a clock, the longest waiting).
     pub turn: Option<String>,
     /// The `next_cursor` of the previous page.
-    #[param(min_length = 1)]
+    #[param(min_length = 1, max_length = 256, pattern = "^[A-Za-z0-9_-]+$")]
     pub cursor: Option<String>,
     /// Page size, 1–100 (default 20).
     #[param(minimum = 1, maximum = 100)]
@@ -122,23 +120,20 @@ impl Matches {
 
 /// A listing's cursor: the last row's sort keys and id, opaque to clients.
 fn encode_cursor(listing: Listing, last: &MatchRow) -> String {
-    let keys: Vec<String> = listing
-        .keys_of(last)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    URL_SAFE_NO_PAD.encode(format!("{}:{}", keys.join(","), last.id))
+    cursor::encode(&keys_text(&listing.keys_of(last)), &last.id)
 }
 
-fn decode_cursor(cursor: &str) -> Option<Cursor> {
-    let text = String::from_utf8(URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()?;
-    let (keys, id) = text.split_once(':')?;
-    let keys = keys
+fn keys_text(keys: &[i64]) -> String {
+    let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
+    keys.join(",")
+}
+
+fn decode_cursor(text: &str) -> Option<Cursor> {
+    let (keys_written, id) = cursor::decode(text)?;
+    let keys = keys_written
         .split(',')
         .map(|key| key.parse().ok())
         .collect::<Option<Vec<i64>>>()?;
-    Some(Cursor {
-        keys,
-        id: id.to_owned(),
-    })
+    // `+1` or `01` parse as 1: only the server's own writing is taken back.
+    (keys_text(&keys) == keys_written).then_some(Cursor { keys, id })
 }

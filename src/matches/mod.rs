@@ -9,7 +9,8 @@
 //! version check decides every race, so several server processes on one PostgreSQL stay correct.
 //!
 //! # Layout
-//! - [`lobby`]: opening a table; [`listing`]: the lobby, one's matches and inbox, by page;
+//! - [`lobby`]: opening a table; [`listing`]: the lobby, one's matches and inbox, by page
+//!   (`cursor`: the opaque page cursors, taken back only as the server wrote them);
 //!   [`seating`]: join and leave (seat changes lock their match); [`invitations`] to private
 //!   matches; [`summary`]: a match's public face;
 //! - [`play`]: the private view and moves, with idempotent retries ([`idempotency`]);
@@ -50,6 +51,7 @@ pub mod archive;
 pub mod bots;
 pub mod cache;
 pub mod clock;
+mod cursor;
 pub mod deletions;
 pub mod error;
 pub mod export;

@@ -4,7 +4,10 @@
 //! A rated table is one where the result says something about the players and nothing
 //! else: a clock (nobody stalls a lost match forever), late seats claimed or forfeited (no
 //! bot plays for anyone), people in every seat, a preset's rules unchanged but for the number
-//! of seats (each preset is one pool), and no hints.
+//! of seats (each preset is one pool), and no hints. And a rated match's end is rated only
+//! when it says something about the play ([`counts`]): a seat that left before it ended a turn
+//! of its own played nothing, and rating its exit would let a second account hand the first
+//! points at will (issue 35, finding 2).
 
 use std::fmt;
 
@@ -13,7 +16,7 @@ use super::export::{MatchExport, Verified};
 use super::{MatchError, Matches};
 use crate::model::{ClockSettings, OnTimeout};
 use crate::ratings::{Model, Rating, START};
-use crate::rules::{Preset, Rules, Seat};
+use crate::rules::{GameState, Preset, Rules, Seat};
 use crate::store::ratings::{RatingChange, RatingUpdate, Standing};
 
 /// Why a table asked for as rated cannot be.
@@ -127,9 +130,31 @@ pub const UNRATED: Standing = Standing {
     matches: 0,
 };
 
+/// Whether a rated match that ended at `end` is rated: not when a seat left it (resigned,
+/// timed out or was claimed) before it had ended a turn of its own (docs/ratings.md, "Which
+/// ends are rated"). The server, `ratings rebuild` and `verify --rate` all ask this.
+pub fn counts(end: &GameState) -> bool {
+    end.left_before_ending_a_turn().next().is_none()
+}
+
+/// Why a rated match's end is not rated, in words (`None` when it is).
+pub fn unrated_because(end: &GameState) -> Option<String> {
+    let early: Vec<String> = end
+        .left_before_ending_a_turn()
+        .map(|seat| seat.to_string())
+        .collect();
+    (!early.is_empty()).then(|| {
+        format!(
+            "seat {} left before ending a turn of its own: the match ends unrated (docs/ratings.md)",
+            early.join(", seat ")
+        )
+    })
+}
+
 impl Matches {
     /// The ratings a move that takes a rated match from `current` to `next` writes: `None`
-    /// unless it ends the match (an aborted match is not rated).
+    /// unless it ends the match, and ends it rated (an aborted match, or one a seat left
+    /// before its first turn was over, is not rated).
     pub(super) async fn rating_update(
         &self,
         current: &MatchState,
@@ -144,6 +169,9 @@ impl Matches {
         let Some(places) = next.state.standings() else {
             return Ok(None);
         };
+        if !counts(&next.state) {
+            return Ok(None);
+        }
         let accounts: Vec<String> = (0..next.table.seat_count())
             .map(|seat| {
                 next.table
@@ -167,12 +195,13 @@ impl Matches {
     }
 }
 
-/// Whether a move from `current` to `next` ends a rated match (then its ratings are written
-/// with it).
+/// Whether a move from `current` to `next` ends a rated match rated (then its ratings are
+/// written with it).
 pub(super) fn ends_rated(current: &MatchState, next: &MatchState) -> bool {
     next.table.rating_pool.is_some()
         && current.state.standings().is_none()
         && next.state.standings().is_some()
+        && counts(&next.state)
 }
 
 /// What `kings-corner verify --rate` prints: the rating change a verified export's result
@@ -188,6 +217,9 @@ pub fn implied(
         .ok_or("the match's rules are no preset's: it could not have been rated")?;
     if verified.standings.is_empty() {
         return Err("the match was aborted: it is not rated".into());
+    }
+    if let Some(why) = &verified.unrated_because {
+        return Err(why.clone());
     }
     let seats = verified.standings.len();
     let mut before = vec![UNRATED; seats];

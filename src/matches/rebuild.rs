@@ -6,7 +6,7 @@
 //! from the replayed end, and its players rated from the ratings the rebuild has reached so far
 //! with the server's own computation ([`super::rated::rate`]). Every stored change must equal
 //! the recomputed one to the bit, every stored rating the rebuild's last, and every finished
-//! rated match must have been rated.
+//! rated match must have been rated, unless its log ends it unrated ([`super::rated::counts`]).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -82,9 +82,17 @@ impl Matches {
         let rated: std::collections::HashSet<String> = position.into_keys().collect();
         for match_id in self.db.finished_rated_matches().await? {
             if !rated.contains(&match_id) {
-                report.differences.push(format!(
-                    "match {match_id}: finished and rated, but no rating changed"
-                ));
+                // Unrated only if its log says a seat left before its first turn was over.
+                let exported = self.export_for_audit(&match_id).await?;
+                let unrated = match export::verify(&exported) {
+                    Ok(verified) => verified.unrated_because.is_some(),
+                    Err(_) => false,
+                };
+                if !unrated {
+                    report.differences.push(format!(
+                        "match {match_id}: finished at a rated table and rated by its log, but no rating changed"
+                    ));
+                }
             }
         }
         let mut expected: BTreeMap<(String, &'static str), Standing> = reached
@@ -143,6 +151,9 @@ impl Matches {
         let Some(pool) = Preset::of(&exported.rules) else {
             return Ok(Err("its rules are no preset's".into()));
         };
+        if let Some(why) = verified.unrated_because {
+            return Ok(Err(format!("ratings were stored, but {why}")));
+        }
         if stored.iter().any(|change| change.pool != pool) {
             return Ok(Err(format!("rated in another pool than {}", pool.name())));
         }

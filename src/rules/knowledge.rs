@@ -220,6 +220,8 @@ impl Knowledge {
             left: self.left.clone(),
             set_aside,
             begun: self.begun,
+            // Nothing a decision reads: only a rated match's end asks (docs/ratings.md).
+            ended_a_turn: vec![false; self.hand_counts.len()],
             claimed: self.claimed.clone(),
             pot: self.pot,
             chips: self.chips.clone(),

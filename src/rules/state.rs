@@ -89,6 +89,9 @@ pub struct GameState {
     pub(crate) set_aside: Vec<Vec<Card>>,
     /// Whether any player has played, moved, drawn or ended a turn yet (§7.2: no abort after).
     pub(crate) begun: bool,
+    /// Whether each seat has ended a turn of its own (`end_turn`: a turn cut short by leaving
+    /// or going out does not count).
+    pub(crate) ended_a_turn: Vec<bool>,
     /// Corner piles claimed this hand, per seat.
     pub(crate) claimed: Vec<Vec<Vec<PlacedCard>>>,
     pub(crate) pot: u64,
@@ -139,6 +142,7 @@ impl GameState {
             left: Vec::new(),
             set_aside: vec![Vec::new(); players],
             begun: false,
+            ended_a_turn: vec![false; players],
             claimed: vec![Vec::new(); players],
             pot: 0,
             chips: vec![0; players],
@@ -233,6 +237,15 @@ impl GameState {
     /// Seats that resigned or timed out, in the order they left.
     pub fn left(&self) -> &[(Seat, OutReason)] {
         &self.left
+    }
+
+    /// The seats that left the match (resigned or timed out) before they had ended a turn of
+    /// their own, in the order they left.
+    pub fn left_before_ending_a_turn(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.left
+            .iter()
+            .map(|(seat, _)| *seat)
+            .filter(|seat| !self.ended_a_turn[usize::from(*seat)])
     }
 
     /// Whether `abort` is still allowed: a hand is in play and nobody has acted yet (§7.2).
@@ -378,13 +391,14 @@ impl GameState {
                 self.chips[usize::from(*seat)] -= i64::from(*chips);
                 self.pot += u64::from(*chips);
             }
-            Event::TurnEnded { passed, .. } => {
+            Event::TurnEnded { seat, passed } => {
                 self.consecutive_passes = if *passed {
                     self.consecutive_passes + 1
                 } else {
                     0
                 };
                 self.begun = true;
+                self.ended_a_turn[usize::from(*seat)] = true;
             }
             Event::HandEnded(result) => {
                 self.totals.clone_from(&result.totals);

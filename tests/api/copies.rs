@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use sqlx::Row;
 
 use crate::helpers::{
-    BINARY, Player, TestApp, TestDatabase, created_id, full_match, kings_corner, play_on, players,
-    spawn_app, spawn_app_with, view_of_turn,
+    BINARY, Player, TestApp, TestDatabase, created_id, every_seat_takes_a_turn, full_match,
+    kings_corner, play_on, players, spawn_app, spawn_app_with, view_of_turn,
 };
 use kings_corner::store::transfer::COPIED_TABLES;
 
@@ -187,6 +187,7 @@ async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
         .post_as(&people[2], &format!("/v1/matches/{rated}/join"), &json!({}))
         .await;
     assert_eq!(joined.status(), 200);
+    every_seat_takes_a_turn(app, &[&people[1], &people[2]], &rated).await;
     let left = app
         .post_as(
             &people[1],

@@ -625,3 +625,28 @@ pub async fn play_on(app: &TestApp, address: &str, players: &[Player], id: &str)
         .unwrap();
     assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
 }
+
+/// Every seat of a started match takes one turn of its own (drawing, then ending it), in turn
+/// order from the seat to move: a rated match whose seats all did is rated however it ends
+/// (docs/ratings.md, "Which ends are rated"). `players` are in seat order.
+pub async fn every_seat_takes_a_turn<P: std::borrow::Borrow<Player>>(
+    app: &TestApp,
+    players: &[P],
+    id: &str,
+) {
+    for _ in 0..players.len() {
+        let first = app
+            .json_as(players[0].borrow(), &format!("/v1/matches/{id}/view"))
+            .await;
+        let seat = first["turn"].as_u64().unwrap() as usize;
+        loop {
+            let view = app
+                .json_as(players[seat].borrow(), &format!("/v1/matches/{id}/view"))
+                .await;
+            if view["turn"].as_u64() != Some(seat as u64) || view["status"] != "playing" {
+                break;
+            }
+            play_first_action(app, players[seat].borrow(), id, &view).await;
+        }
+    }
+}

@@ -10,6 +10,7 @@ mod clocks;
 mod copies;
 mod hardening;
 mod hardening_ii;
+mod hardening_iii;
 mod helpers;
 mod matches;
 mod metrics;

@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use kings_corner::ratings::{Model, Rating, START};
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, kings_corner, players, seated_match, spawn_app,
+    Player, TestApp, assert_problem, every_seat_takes_a_turn, kings_corner, players, seated_match,
+    spawn_app,
 };
 use crate::notifications::wait_for_notifications;
 
@@ -26,9 +27,12 @@ fn between(rng: &mut ChaCha8Rng, low: usize, high: usize) -> usize {
     low + (rng.next_u32() as usize) % (high - low + 1)
 }
 
-/// A rated match created by the first of `players` and joined by the others; its id.
+/// A rated match created by the first of `players` and joined by the others, in which every
+/// seat has taken a turn of its own (so that however it ends, it is rated); its id.
 async fn rated_match(app: &TestApp, players: &[&Player]) -> String {
-    seated_match(app, players, rated_table(players.len())).await
+    let id = seated_match(app, players, rated_table(players.len())).await;
+    every_seat_takes_a_turn(app, players, &id).await;
+    id
 }
 
 async fn view(app: &TestApp, player: &Player, id: &str) -> Value {

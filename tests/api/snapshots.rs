@@ -121,9 +121,9 @@ async fn a_long_match_is_read_again_from_its_snapshot_and_a_bad_one_is_refused()
         assert_eq!((taken_at, &hash), (version, &log_hash), "{edit}");
     }
 
-    // A snapshot of an older layout (1: before vacations) is passed over, not refused, and
-    // replaced.
-    sqlx::query("UPDATE match_snapshots SET format = 1, version = version - 1 WHERE match_id = $1")
+    // A snapshot of an older layout (2: before the seats' first turns were kept) is passed
+    // over, not refused, and replaced.
+    sqlx::query("UPDATE match_snapshots SET format = 2, version = version - 1 WHERE match_id = $1")
         .bind(&id)
         .execute(app.sql())
         .await
@@ -136,7 +136,7 @@ async fn a_long_match_is_read_again_from_its_snapshot_and_a_bad_one_is_refused()
             .fetch_one(app.sql())
             .await
             .unwrap();
-    assert_eq!(format, (2, version));
+    assert_eq!(format, (3, version));
 
     // A process just started on the same PostgreSQL (SQLite files have one process each) reads
     // the long match from the snapshot too.

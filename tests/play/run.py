@@ -230,6 +230,22 @@ def serve_client(port):
 
 # ---- what a person does on a page -----------------------------------------------------------
 
+
+def every_seat_takes_a_turn(server, match, tokens):
+    """Each seat (tokens in seat order) draws and ends one turn of its own, through the API."""
+    for _ in tokens:
+        _, seen = server.call("GET", f"/v1/matches/{match}/view", tokens[0])
+        seat = seen["turn"]
+        while True:
+            _, view = server.call("GET", f"/v1/matches/{match}/view", tokens[seat])
+            if view["turn"] != seat or view["status"] != "playing":
+                break
+            action = next(a for a in view["legal_actions"] if a["type"] in ("draw", "end_turn"))
+            status, moved = server.call("POST", f"/v1/matches/{match}/moves", tokens[seat],
+                                        {"expected_version": view["version"], "action": action})
+            expect(status == 200, f"seat {seat}'s {action['type']} answered {status}: {moved}")
+
+
 def wait_until(page, predicate, arg=None, timeout=WAIT):
     """Polls a function in the page until it answers true. (Playwright's `wait_for_function`
     evaluates a string inside the page, which the client's content security policy forbids;
@@ -1007,6 +1023,8 @@ def a_vacation(pages, server, shots):
     otto.wait_for_selector(".tag.rating")
     shown = otto.eval_on_selector_all(".tag.rating", "(tags) => tags.map((tag) => tag.textContent)")
     expect(shown == ["1000?", "1000?"], f"two newcomers' provisional ratings beside their names: {shown}")
+    # A rated match is rated once every seat has taken a turn of its own (docs/ratings.md).
+    every_seat_takes_a_turn(server, rated["id"], [otto_token, vera_token])
     status, _ = server.call("POST", f"/v1/matches/{rated['id']}/leave", otto_token, {})
     expect(status == 204, f"otto's resignation answered {status}")
     _, page = server.call("GET", "/v1/players/vera", vera_token)

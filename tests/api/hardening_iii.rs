@@ -1,0 +1,134 @@
+//! Hardening III (issue 35): the surface of seeks, vacations, ratings, nudges, `/metrics`, the
+//! web client and the commands, tried from outside as an attacker would. One test per finding,
+//! named after it; each failed on the code before its fix. They run on both databases.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::{Value, json};
+
+use crate::helpers::{
+    Player, TestApp, assert_problem, every_seat_takes_a_turn, players, seated_match, spawn_app,
+};
+
+/// A rated `standard` table for two with a one-day turn whose late seats are claimed.
+fn rated_for_two() -> Value {
+    json!({"seats": 2, "rated": true, "clock": {"turn_seconds": 86_400, "bank_seconds": 0}})
+}
+
+/// `player` resigns at once (whoever is to move).
+async fn resign(app: &TestApp, player: &Player, id: &str) {
+    let seen = app.json_as(player, &format!("/v1/matches/{id}/view")).await;
+    let resigned = app
+        .post_as(
+            player,
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": seen["version"], "action": {"type": "resign"}}),
+        )
+        .await;
+    assert_eq!(resigned.status(), 200, "{}", resigned.text().await.unwrap());
+}
+
+#[tokio::test]
+async fn finding_01_a_forged_cursor_is_a_clear_422_and_never_reaches_the_database() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let id = "0b6f3c4e-8d3a-4c53-9a8e-3f1f0a7f2b11";
+    let forged = [
+        // The finding: a leaderboard cursor whose id is a NUL.
+        "M2ZmMDAwMDAwMDAwMDAwMDoA".to_owned(),
+        URL_SAFE_NO_PAD.encode(format!("3ff0000000000000:{id}\0")),
+        URL_SAFE_NO_PAD.encode("3ff0000000000000:bob"),
+        URL_SAFE_NO_PAD.encode(format!("3FF0000000000000:{id}")),
+        URL_SAFE_NO_PAD.encode(format!("7ff8000000000000:{id}")),
+        "A".repeat(300),
+    ];
+    for cursor in &forged {
+        for board in ["provisional=true", "provisional=false"] {
+            let path = format!("/v1/leaderboards/standard?{board}&cursor={cursor}");
+            let answer = app.get_as(&people[0], &path).await;
+            assert_problem(answer, 422, "invalid_query").await;
+        }
+    }
+    let listing = [
+        URL_SAFE_NO_PAD.encode(format!("1:{id}\0")),
+        URL_SAFE_NO_PAD.encode("1:\0"),
+        URL_SAFE_NO_PAD.encode(format!("01:{id}")),
+        URL_SAFE_NO_PAD.encode(format!("1:{}", id.to_uppercase())),
+    ];
+    for cursor in &listing {
+        for query in ["", "mine=true&", "mine=true&turn=mine&"] {
+            let path = format!("/v1/matches?{query}cursor={cursor}");
+            let answer = app.get_as(&people[0], &path).await;
+            assert_problem(answer, 422, "invalid_query").await;
+        }
+    }
+    // A cursor the server wrote still pages.
+    for _ in 0..3 {
+        seated_match(&app, &people, json!({"seats": 2})).await;
+    }
+    let first = app
+        .json_as(&people[0], "/v1/matches?mine=true&limit=2")
+        .await;
+    let next = first["next_cursor"].as_str().unwrap();
+    let second = app
+        .json_as(
+            &people[0],
+            &format!("/v1/matches?mine=true&limit=2&cursor={next}"),
+        )
+        .await;
+    assert_eq!(second["matches"].as_array().unwrap().len(), 1, "{second}");
+}
+
+#[tokio::test]
+async fn finding_02_a_seat_that_leaves_before_its_first_turn_mints_no_rating() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    // The finding: the second account resigns at once, match after match.
+    for _ in 0..3 {
+        let id = seated_match(&app, &people, rated_for_two()).await;
+        resign(&app, &people[1], &id).await;
+        let summary = app.json_as(&people[0], &format!("/v1/matches/{id}")).await;
+        assert_eq!(summary["status"], "finished", "{summary}");
+    }
+    for name in ["player0", "player1"] {
+        let page = app
+            .json_as(&people[0], &format!("/v1/players/{name}"))
+            .await;
+        assert_eq!(page["ratings"], json!([]), "{name} is unrated: {page}");
+    }
+    let board = app
+        .json_as(&people[0], "/v1/leaderboards/standard?provisional=true")
+        .await;
+    assert_eq!(board["players"], json!([]), "{board}");
+
+    // `verify --rate` says why such an end is not rated.
+    let id = seated_match(&app, &people, rated_for_two()).await;
+    resign(&app, &people[0], &id).await;
+    let export = app
+        .json_as(&people[1], &format!("/v1/matches/{id}/export"))
+        .await;
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), export.to_string()).unwrap();
+    let (ok, said) = crate::helpers::kings_corner(vec![
+        "verify".into(),
+        file.path().display().to_string(),
+        "--rate".into(),
+    ])
+    .await;
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("seat 0 left before ending a turn of its own"),
+        "{said}"
+    );
+
+    // Once both have ended a turn, a resignation is rated, and the rebuild agrees with all.
+    let id = seated_match(&app, &people, rated_for_two()).await;
+    every_seat_takes_a_turn(&app, &people, &id).await;
+    resign(&app, &people[1], &id).await;
+    let page = app.json_as(&people[0], "/v1/players/player0").await;
+    let standard = &page["ratings"][0];
+    assert_eq!(standard["history"].as_array().unwrap().len(), 1, "{page}");
+    assert!(standard["rating"].as_i64().unwrap() > 1000, "{page}");
+    let report = app.matches.rebuild_ratings().await.unwrap().to_string();
+    assert!(report.starts_with("ok: 1 rated matches"), "{report}");
+}
