@@ -58,16 +58,17 @@ pub struct PoolRatingPage {
     pub rating: RatingShown,
     /// Rated matches behind it.
     pub matches: i64,
-    /// The newest changes, newest first (at most [`HISTORY_SHOWN`]).
+    /// The newest changes the reader may see, newest first (at most [`HISTORY_SHOWN`]): a
+    /// private match's change only to its players.
     pub history: Vec<RatingHistoryEntry>,
 }
 
 /// One rated match's change of a player's rating.
 #[derive(Serialize, ToSchema)]
 pub struct RatingHistoryEntry {
-    /// The match (`null` for a private match, to anyone but its players).
+    /// The match. A private match's change is shown only to the players who sat in it.
     #[schema(format = Uuid)]
-    pub match_id: Option<String>,
+    pub match_id: String,
     /// The player's place in it, 1 the best.
     pub place: u8,
     /// The rating before the match.
@@ -174,11 +175,11 @@ impl Matches {
         for rated in self.db.ratings_of(&account.id).await? {
             let history = self
                 .db
-                .rating_history(&account.id, rated.pool, HISTORY_SHOWN)
+                .rating_history(&account.id, rated.pool, reader.account(), HISTORY_SHOWN)
                 .await?
                 .into_iter()
                 .map(|change| RatingHistoryEntry {
-                    match_id: (change.public || private_included).then_some(change.match_id),
+                    match_id: change.match_id,
                     place: change.place,
                     before: change.before.into(),
                     after: change.after.into(),

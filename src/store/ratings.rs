@@ -13,7 +13,6 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
 use super::{Db, StoreError, query};
-use crate::model::{Named, Visibility};
 use crate::ratings::{RatedResult, Rating};
 use crate::rules::{Preset, Seat};
 
@@ -120,13 +119,11 @@ pub struct StoredChange {
     pub after: Rating,
     /// When it was rated (Unix seconds).
     pub at: i64,
-    /// Whether the match is public (a private one is named to its players only).
-    pub public: bool,
 }
 
-/// A change's columns, of `rating_changes c` joined to its match `m`.
+/// A change's columns, of `rating_changes c`.
 const CHANGE_COLUMNS: &str = "c.id, c.match_id, c.account_id, c.pool, c.seat, c.place, c.mu_before, \
-     c.sigma_before, c.mu_after, c.sigma_after, c.created_at, m.visibility";
+     c.sigma_before, c.mu_after, c.sigma_after, c.created_at";
 
 impl Db {
     /// Every rating of any of `accounts`, by account and pool (the seats of a page of
@@ -259,22 +256,28 @@ impl Db {
         rows.iter().map(pool_rating).collect()
     }
 
-    /// An account's newest changes in `pool`, newest first, at most `limit`.
+    /// An account's newest changes in `pool` that `reader` may see, newest first, at most
+    /// `limit`: those of public matches, and of private ones `reader` sat in (a private
+    /// match's row would tell a stranger who played whom, and when, by its time and places).
     pub async fn rating_history(
         &self,
         account_id: &str,
         pool: Preset,
+        reader: Option<&str>,
         limit: i64,
     ) -> Result<Vec<StoredChange>, StoreError> {
         let statement = format!(
             "SELECT {CHANGE_COLUMNS} FROM rating_changes c JOIN matches m ON m.id = c.match_id \
-             WHERE c.account_id = $1 AND c.pool = $2 ORDER BY c.id DESC LIMIT $3"
+             WHERE c.account_id = $1 AND c.pool = $2 AND (m.visibility = 'public' OR EXISTS \
+             (SELECT 1 FROM match_seats s WHERE s.match_id = c.match_id AND s.account_id = $3)) \
+             ORDER BY c.id DESC LIMIT $4"
         );
         let rows = self
             .single(async |connection| {
                 query(&statement)
                     .bind(account_id)
                     .bind(pool.name())
+                    .bind(reader)
                     .bind(limit)
                     .fetch_all(connection)
                     .await
@@ -306,8 +309,7 @@ impl Db {
         limit: i64,
     ) -> Result<Vec<StoredChange>, StoreError> {
         let statement = format!(
-            "SELECT {CHANGE_COLUMNS} FROM rating_changes c JOIN matches m ON m.id = c.match_id \
-                 WHERE c.id > $1 ORDER BY c.id LIMIT $2"
+            "SELECT {CHANGE_COLUMNS} FROM rating_changes c WHERE c.id > $1 ORDER BY c.id LIMIT $2"
         );
         let rows = self
             .single(async |connection| {
@@ -434,6 +436,5 @@ fn stored_change(row: &AnyRow) -> Result<StoredChange, StoreError> {
             sigma: row.try_get("sigma_after")?,
         },
         at: row.try_get("created_at")?,
-        public: row.try_get::<String, _>("visibility")? == Visibility::Public.name(),
     })
 }

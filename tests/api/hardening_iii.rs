@@ -132,3 +132,65 @@ async fn finding_02_a_seat_that_leaves_before_its_first_turn_mints_no_rating() {
     let report = app.matches.rebuild_ratings().await.unwrap().to_string();
     assert!(report.starts_with("ok: 1 rated matches"), "{report}");
 }
+
+#[tokio::test]
+async fn finding_03_a_private_rated_match_is_on_its_players_pages_only_for_its_players() {
+    let app = spawn_app().await;
+    let people = players(&app, 3).await;
+    let mut private = rated_for_two();
+    private["visibility"] = json!("private");
+    let created: Value = app
+        .post_as(&people[0], "/v1/matches", &private)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let hidden = created["id"].as_str().unwrap().to_owned();
+    let joined = app
+        .post_as(
+            &people[1],
+            &format!("/v1/matches/{hidden}/join"),
+            &json!({"invite_code": created["invite_code"]}),
+        )
+        .await;
+    assert_eq!(joined.status(), 200, "{}", joined.text().await.unwrap());
+    every_seat_takes_a_turn(&app, &people[..2], &hidden).await;
+    resign(&app, &people[1], &hidden).await;
+    let shown = seated_match(&app, &[&people[0], &people[2]], rated_for_two()).await;
+    every_seat_takes_a_turn(&app, &[&people[0], &people[2]], &shown).await;
+    resign(&app, &people[2], &shown).await;
+
+    let history = |page: &Value| -> Vec<String> {
+        page["ratings"][0]["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|change| change["match_id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // Its players see it, on either page.
+    for reader in &people[..2] {
+        let page = app.json_as(reader, "/v1/players/player0").await;
+        assert_eq!(history(&page), [shown.clone(), hidden.clone()], "{page}");
+        let page = app.json_as(reader, "/v1/players/player1").await;
+        assert_eq!(history(&page), [hidden.clone()], "{page}");
+    }
+    // A stranger, signed in or not, sees nothing of it: no row, no time, no place.
+    let anonymous = |path: &str| {
+        let app = &app;
+        let path = path.to_owned();
+        async move { app.get(&path, None).await.json::<Value>().await.unwrap() }
+    };
+    for page in [
+        app.json_as(&people[2], "/v1/players/player0").await,
+        anonymous("/v1/players/player0").await,
+    ] {
+        assert_eq!(history(&page), [shown.clone()], "{page}");
+    }
+    for page in [
+        app.json_as(&people[2], "/v1/players/player1").await,
+        anonymous("/v1/players/player1").await,
+    ] {
+        assert_eq!(history(&page), Vec::<String>::new(), "{page}");
+    }
+}
