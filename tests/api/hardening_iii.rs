@@ -173,7 +173,7 @@ async fn finding_03_a_private_rated_match_is_on_its_players_pages_only_for_its_p
         let page = app.json_as(reader, "/v1/players/player0").await;
         assert_eq!(history(&page), [shown.clone(), hidden.clone()], "{page}");
         let page = app.json_as(reader, "/v1/players/player1").await;
-        assert_eq!(history(&page), [hidden.clone()], "{page}");
+        assert_eq!(history(&page), vec![hidden.clone()], "{page}");
     }
     // A stranger, signed in or not, sees nothing of it: no row, no time, no place.
     let anonymous = |path: &str| {
@@ -185,7 +185,7 @@ async fn finding_03_a_private_rated_match_is_on_its_players_pages_only_for_its_p
         app.json_as(&people[2], "/v1/players/player0").await,
         anonymous("/v1/players/player0").await,
     ] {
-        assert_eq!(history(&page), [shown.clone()], "{page}");
+        assert_eq!(history(&page), vec![shown.clone()], "{page}");
     }
     for page in [
         app.json_as(&people[2], "/v1/players/player1").await,
