@@ -128,6 +128,15 @@ impl Remembered {
             .map(|(token, _)| token.clone())
     }
 
+    /// The last use of the token with `hash` this process has seen (its write to the database
+    /// may still be on the way).
+    fn last_use(&self, hash: &str) -> Option<i64> {
+        self.memory()
+            .tokens
+            .get(hash)
+            .and_then(|(token, _)| token.last_used_at)
+    }
+
     /// How many revocations this process has seen: note it before reading a token.
     fn generation(&self) -> u64 {
         self.memory().revocations
@@ -280,7 +289,13 @@ impl Accounts {
 
     /// The caller's personal access tokens.
     pub async fn tokens(&self, account_id: &str) -> Result<TokenList, AccountError> {
-        let tokens = self.db.personal_tokens_of(account_id).await?;
+        let mut tokens = self.db.personal_tokens_of(account_id).await?;
+        // A use is written off the request's path: the listing right after it shows it too.
+        for token in &mut tokens {
+            token.last_used_at = token
+                .last_used_at
+                .max(self.personal.last_use(&token.token_hash));
+        }
         Ok(TokenList {
             tokens: tokens.into_iter().map(TokenView::from).collect(),
         })
