@@ -76,6 +76,7 @@ named!(Visibility {
 /// A match's clock (issue 8): so many seconds a turn, plus a bank per seat that time used
 /// beyond a turn's seconds comes out of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ClockSettings {
     /// Seconds each turn may take before it draws on the bank.
     pub turn_seconds: u32,

@@ -110,7 +110,7 @@ pub struct Verified {
     /// Each seat's place the re-play arrived at, 1 the best (docs/rules.md §7.5; empty for an
     /// aborted match).
     pub standings: Vec<u8>,
-    /// Why the end would not be rated at a rated table (a seat left before it ended a turn of
+    /// Why the end would not be rated at a rated table (a seat left before it took a turn of
     /// its own, docs/ratings.md); `None` when it would be.
     pub unrated_because: Option<String>,
 }

@@ -72,13 +72,30 @@ pub struct CreateMatch {
 }
 
 /// A clock for a new match: a preset's name, or its figures.
-#[derive(Deserialize, ToSchema)]
+#[derive(ToSchema)]
 #[serde(untagged)]
 pub enum ClockChoice {
     /// `fast_5m`, `correspondence_1d`, `correspondence_3d` or `correspondence_7d`.
     Preset(String),
     /// Seconds per turn (1 to 30 days) and bank seconds (0 to 60 days).
     Custom(ClockSettings),
+}
+
+/// By hand rather than `untagged`: an untagged enum's error says only that nothing matched,
+/// where a client needs to hear which field of its figures is wrong (an unknown one, say).
+impl<'de> Deserialize<'de> for ClockChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(input: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match serde_json::Value::deserialize(input)? {
+            serde_json::Value::String(name) => Ok(ClockChoice::Preset(name)),
+            figures @ serde_json::Value::Object(_) => serde_json::from_value(figures)
+                .map(ClockChoice::Custom)
+                .map_err(|error| D::Error::custom(format!("clock: {error}"))),
+            _ => Err(D::Error::custom(
+                "clock is a preset's name or {\"turn_seconds\": n, \"bank_seconds\": m}",
+            )),
+        }
+    }
 }
 
 impl ClockChoice {

@@ -5,7 +5,7 @@
 //! else: a clock (nobody stalls a lost match forever), late seats claimed or forfeited (no
 //! bot plays for anyone), people in every seat, a preset's rules unchanged but for the number
 //! of seats (each preset is one pool), and no hints. And a rated match's end is rated only
-//! when it says something about the play ([`counts`]): a seat that left before it ended a turn
+//! when it says something about the play ([`counts`]): a seat that left before it took a turn
 //! of its own played nothing, and rating its exit would let a second account hand the first
 //! points at will (issue 35, finding 2).
 
@@ -131,21 +131,21 @@ pub const UNRATED: Standing = Standing {
 };
 
 /// Whether a rated match that ended at `end` is rated: not when a seat left it (resigned,
-/// timed out or was claimed) before it had ended a turn of its own (docs/ratings.md, "Which
+/// timed out or was claimed) before it had taken a turn of its own (docs/ratings.md, "Which
 /// ends are rated"). The server, `ratings rebuild` and `verify --rate` all ask this.
 pub fn counts(end: &GameState) -> bool {
-    end.left_before_ending_a_turn().next().is_none()
+    end.left_before_taking_a_turn().next().is_none()
 }
 
 /// Why a rated match's end is not rated, in words (`None` when it is).
 pub fn unrated_because(end: &GameState) -> Option<String> {
     let early: Vec<String> = end
-        .left_before_ending_a_turn()
+        .left_before_taking_a_turn()
         .map(|seat| seat.to_string())
         .collect();
     (!early.is_empty()).then(|| {
         format!(
-            "seat {} left before ending a turn of its own: the match ends unrated (docs/ratings.md)",
+            "seat {} left before taking a turn of its own: the match ends unrated (docs/ratings.md)",
             early.join(", seat ")
         )
     })

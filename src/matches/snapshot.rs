@@ -29,7 +29,7 @@ pub(super) const SNAPSHOT_EVERY: i64 = 256;
 /// The layout of a stored snapshot. Raise it when [`Stored`] or the engine's [`Snapshot`]
 /// changes meaning: snapshots of another layout are passed over (and replaced as their
 /// matches are read).
-/// Layout 2: the clock's vacations. Layout 3: which seats have ended a turn of their own (a
+/// Layout 2: the clock's vacations. Layout 3: which seats have taken a turn of their own (a
 /// rated match's end asks, docs/ratings.md).
 const FORMAT: i64 = 3;
 

@@ -221,7 +221,7 @@ impl Knowledge {
             set_aside,
             begun: self.begun,
             // Nothing a decision reads: only a rated match's end asks (docs/ratings.md).
-            ended_a_turn: vec![false; self.hand_counts.len()],
+            took_a_turn: vec![false; self.hand_counts.len()],
             claimed: self.claimed.clone(),
             pot: self.pot,
             chips: self.chips.clone(),

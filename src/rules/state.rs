@@ -8,9 +8,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::Seat;
+use super::action::Action;
 use super::card::{Card, PlacedCard};
 use super::event::{DrawReason, Event, HandResult, OutReason};
-use super::options::{Rules, RulesError};
+use super::options::{DrawMode, Rules, RulesError};
 use super::pile::PileId;
 use super::shuffle::{self, Secret};
 
@@ -89,9 +90,10 @@ pub struct GameState {
     pub(crate) set_aside: Vec<Vec<Card>>,
     /// Whether any player has played, moved, drawn or ended a turn yet (§7.2: no abort after).
     pub(crate) begun: bool,
-    /// Whether each seat has ended a turn of its own (`end_turn`: a turn cut short by leaving
-    /// or going out does not count).
-    pub(crate) ended_a_turn: Vec<bool>,
+    /// Whether each seat has taken a turn of its own: ended a turn in which it played, moved or
+    /// drew, or in which it could have (a turn the server ended because `end_turn` was all the
+    /// seat could do does not count, nor one cut short by leaving or going out).
+    pub(crate) took_a_turn: Vec<bool>,
     /// Corner piles claimed this hand, per seat.
     pub(crate) claimed: Vec<Vec<Vec<PlacedCard>>>,
     pub(crate) pot: u64,
@@ -142,7 +144,7 @@ impl GameState {
             left: Vec::new(),
             set_aside: vec![Vec::new(); players],
             begun: false,
-            ended_a_turn: vec![false; players],
+            took_a_turn: vec![false; players],
             claimed: vec![Vec::new(); players],
             pot: 0,
             chips: vec![0; players],
@@ -239,13 +241,28 @@ impl GameState {
         &self.left
     }
 
-    /// The seats that left the match (resigned or timed out) before they had ended a turn of
+    /// The seats that left the match (resigned or timed out) before they had taken a turn of
     /// their own, in the order they left.
-    pub fn left_before_ending_a_turn(&self) -> impl Iterator<Item = Seat> + '_ {
+    pub fn left_before_taking_a_turn(&self) -> impl Iterator<Item = Seat> + '_ {
         self.left
             .iter()
             .map(|(seat, _)| *seat)
-            .filter(|seat| !self.ended_a_turn[usize::from(*seat)])
+            .filter(|seat| !self.took_a_turn[usize::from(*seat)])
+    }
+
+    /// Called as `seat`'s turn begins to end (before its end-of-turn draw, or at `turn_ended`
+    /// when there is none): whether the turn was the seat's own. A turn with an action in it
+    /// is; a turn without one is only if the seat had something else it could do, which is
+    /// weighed on the table as it stood, so the log alone decides it (`verify` agrees).
+    fn weigh_turn_end(&mut self, seat: Seat) {
+        let index = usize::from(seat);
+        if self.took_a_turn[index] {
+            return;
+        }
+        // Only a seat that has not yet taken a turn pays for listing its actions, and only
+        // at a turn without one.
+        self.took_a_turn[index] =
+            self.progress.actions > 0 || self.legal_actions(seat) != [Action::EndTurn];
     }
 
     /// Whether `abort` is still allowed: a hand is in play and nobody has acted yet (§7.2).
@@ -290,6 +307,21 @@ impl GameState {
     /// Folds one event into the state. Events must come from [`decide`](super::decide) (or a
     /// log checked by [`replay`](super::replay)); `apply` records them without judging them.
     pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::CardsDrawn {
+                seat,
+                reason: DrawReason::TurnEnd,
+                ..
+            } => self.weigh_turn_end(*seat),
+            // With `draw: end`, a turn ended without an action was weighed before its draw
+            // (the drawn cards would make plays it never had).
+            Event::TurnEnded { seat, .. }
+                if !(self.rules().draw == DrawMode::End && self.progress.drew_any) =>
+            {
+                self.weigh_turn_end(*seat)
+            }
+            _ => {}
+        }
         match event {
             Event::HandDealt {
                 hand,
@@ -391,14 +423,13 @@ impl GameState {
                 self.chips[usize::from(*seat)] -= i64::from(*chips);
                 self.pot += u64::from(*chips);
             }
-            Event::TurnEnded { seat, passed } => {
+            Event::TurnEnded { passed, .. } => {
                 self.consecutive_passes = if *passed {
                     self.consecutive_passes + 1
                 } else {
                     0
                 };
                 self.begun = true;
-                self.ended_a_turn[usize::from(*seat)] = true;
             }
             Event::HandEnded(result) => {
                 self.totals.clone_from(&result.totals);

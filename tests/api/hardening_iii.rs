@@ -117,11 +117,11 @@ async fn finding_02_a_seat_that_leaves_before_its_first_turn_mints_no_rating() {
     .await;
     assert!(!ok, "{said}");
     assert!(
-        said.contains("seat 0 left before ending a turn of its own"),
+        said.contains("seat 0 left before taking a turn of its own"),
         "{said}"
     );
 
-    // Once both have ended a turn, a resignation is rated, and the rebuild agrees with all.
+    // Once both have taken a turn, a resignation is rated, and the rebuild agrees with all.
     let id = seated_match(&app, &people, rated_for_two()).await;
     every_seat_takes_a_turn(&app, &people, &id).await;
     resign(&app, &people[1], &id).await;
@@ -193,4 +193,49 @@ async fn finding_03_a_private_rated_match_is_on_its_players_pages_only_for_its_p
     ] {
         assert_eq!(history(&page), Vec::<String>::new(), "{page}");
     }
+}
+
+#[tokio::test]
+async fn finding_06_an_unknown_field_inside_a_nested_object_is_refused() {
+    let app = spawn_app().await;
+    let people = players(&app, 1).await;
+    let evil_clock = json!({"turn_seconds": 60, "bank_seconds": 0, "evil": 1});
+    let seek = app
+        .post_as(
+            &people[0],
+            "/v1/seeks",
+            &json!({"preset": "standard", "clock": evil_clock}),
+        )
+        .await;
+    let problem = assert_problem(seek, 422, "invalid_body").await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("evil"),
+        "{problem}"
+    );
+    let created = app
+        .post_as(
+            &people[0],
+            "/v1/matches",
+            &json!({"seats": 2, "clock": evil_clock}),
+        )
+        .await;
+    let problem = assert_problem(created, 422, "invalid_body").await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("evil"),
+        "{problem}"
+    );
+    // Nothing was made.
+    let mine = app.json_as(&people[0], "/v1/matches?mine=true").await;
+    assert_eq!(mine["matches"], json!([]), "{mine}");
+    let seeks = app.json_as(&people[0], "/v1/me/seeks").await;
+    assert!(!seeks.to_string().contains("standard"), "{seeks}");
+    // The same clock without the stray field is taken.
+    let fine = app
+        .post_as(
+            &people[0],
+            "/v1/matches",
+            &json!({"seats": 2, "clock": {"turn_seconds": 60, "bank_seconds": 0}}),
+        )
+        .await;
+    assert_eq!(fine.status(), 201, "{}", fine.text().await.unwrap());
 }

@@ -626,27 +626,33 @@ pub async fn play_on(app: &TestApp, address: &str, players: &[Player], id: &str)
     assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
 }
 
-/// Every seat of a started match takes one turn of its own (drawing, then ending it), in turn
-/// order from the seat to move: a rated match whose seats all did is rated however it ends
-/// (docs/ratings.md, "Which ends are rated"). `players` are in seat order.
+/// Every seat of a started match takes one turn of its own (ending it at once, or drawing
+/// first where that is the choice), in turn order from the seat to move, until each has: a
+/// rated match whose seats all did is rated however it ends (docs/ratings.md, "Which ends are
+/// rated"). A turn the server ends for a seat that could only end it does not count, so this
+/// goes round as often as that takes. `players` are in seat order.
 pub async fn every_seat_takes_a_turn<P: std::borrow::Borrow<Player>>(
     app: &TestApp,
     players: &[P],
     id: &str,
 ) {
-    for _ in 0..players.len() {
-        let first = app
+    let mut took = vec![false; players.len()];
+    for _ in 0..100 {
+        if took.iter().all(|took| *took) {
+            return;
+        }
+        let seen = app
             .json_as(players[0].borrow(), &format!("/v1/matches/{id}/view"))
             .await;
-        let seat = first["turn"].as_u64().unwrap() as usize;
-        loop {
-            let view = app
-                .json_as(players[seat].borrow(), &format!("/v1/matches/{id}/view"))
-                .await;
-            if view["turn"].as_u64() != Some(seat as u64) || view["status"] != "playing" {
-                break;
-            }
-            play_first_action(app, players[seat].borrow(), id, &view).await;
+        assert_eq!(seen["status"], "playing", "{seen}");
+        let seat = seen["turn"].as_u64().unwrap() as usize;
+        let view = app
+            .json_as(players[seat].borrow(), &format!("/v1/matches/{id}/view"))
+            .await;
+        if view["legal_actions"] != json!([{"type": "end_turn"}]) {
+            took[seat] = true;
         }
+        play_first_action(app, players[seat].borrow(), id, &view).await;
     }
+    panic!("the seats of {id} took no turn of their own in 100 turns: {took:?}");
 }

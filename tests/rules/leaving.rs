@@ -249,3 +249,28 @@ fn standings_of_seats_still_in_follow_their_totals_and_share_ties() {
     assert_eq!(state.totals(), &[0, 1, 1, 0]);
     assert_eq!(state.standings(), Some(vec![1, 2, 2, 4]));
 }
+
+/// docs/ratings.md, "Which ends are rated": a turn ended where `end_turn` was all the seat could
+/// do is not a turn of its own, even when the end-of-turn draw brings a card that would have
+/// fitted; a turn ended at once while a play was open is.
+#[test]
+fn only_a_turn_with_a_choice_in_it_is_a_seats_own() {
+    let two = Rules {
+        players: 2,
+        ..Rules::default()
+    };
+    let sides = [("N", "9S"), ("E", "9H"), ("S", "5D"), ("W", "5C")];
+    // Seat 0 holds nothing that fits anywhere; the 8H it draws would go on the 9S.
+    let mut stuck = table(two.clone(), &["2C 3D", "2H 3S"], &sides, "8H 7D 7C");
+    assert_eq!(stuck.legal_actions(0), [Action::EndTurn]);
+    act(&mut stuck, 0, Action::EndTurn);
+    act(&mut stuck, 0, Action::Resign);
+    assert_eq!(stuck.status(), Status::Finished);
+    assert_eq!(stuck.left_before_taking_a_turn().collect::<Vec<_>>(), [0]);
+
+    // The same seat with the 8H in hand ends its turn without playing it: its own turn.
+    let mut chose = table(two, &["2C 8H", "2H 3S"], &sides, "3D 7D 7C");
+    act(&mut chose, 0, Action::EndTurn);
+    act(&mut chose, 0, Action::Resign);
+    assert_eq!(chose.left_before_taking_a_turn().count(), 0);
+}
