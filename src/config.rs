@@ -163,6 +163,12 @@ pub struct Settings {
     #[arg(long, env = "MAX_HELD_CONNECTIONS", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_held_connections: u32,
 
+    /// Requests one account may have in flight at once (long-polls and streams aside); more
+    /// answer 429 with Retry-After at once, so that no account can take the database pool or
+    /// the workers from the others. Keep it below the database pool's size.
+    #[arg(long, env = "MAX_REQUESTS_PER_ACCOUNT", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_requests_per_account: u32,
+
     /// Longest a long-poll waits (whatever its `wait`) and an event stream stays open, in
     /// seconds: the stream then ends and its client resumes with `Last-Event-ID`, as after any
     /// dropped connection. Keep it below the idle timeout of any proxy in front.
@@ -328,6 +334,7 @@ impl std::fmt::Debug for Settings {
             )
             .field("match_cache_capacity", &self.match_cache_capacity)
             .field("max_held_connections", &self.max_held_connections)
+            .field("max_requests_per_account", &self.max_requests_per_account)
             .field("max_hold_seconds", &self.max_hold_seconds)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("cors_allowed_origins", &self.cors_allowed_origins)

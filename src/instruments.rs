@@ -45,6 +45,7 @@ const CACHE_CAPACITY: &str = "kings_corner_state_cache_capacity";
 const HELD: &str = "kings_corner_held_connections";
 const HELD_LIMIT: &str = "kings_corner_held_connections_limit";
 const HELD_REFUSED: &str = "kings_corner_held_connections_refused_total";
+const IN_FLIGHT_REFUSED: &str = "kings_corner_requests_in_flight_refused_total";
 const UNRELAYED: &str = "kings_corner_notifications_unrelayed";
 const RELAY_LAG: &str = "kings_corner_notification_relay_lag_seconds";
 const OUTBOX_PENDING: &str = "kings_corner_webhook_outbox_pending";
@@ -77,6 +78,7 @@ pub const FAMILIES: &[&str] = &[
     HELD,
     HELD_LIMIT,
     HELD_REFUSED,
+    IN_FLIGHT_REFUSED,
     UNRELAYED,
     RELAY_LAG,
     OUTBOX_PENDING,
@@ -196,6 +198,11 @@ fn describe() {
         Count,
         "Long-polls and streams refused because the cap was reached"
     );
+    describe_counter!(
+        IN_FLIGHT_REFUSED,
+        Count,
+        "Requests refused because their account had as many in flight as it may"
+    );
     describe_gauge!(
         UNRELAYED,
         Count,
@@ -280,6 +287,7 @@ fn started() {
         counter!(DELIVERIES, "outcome" => outcome).absolute(0);
     }
     counter!(HELD_REFUSED).absolute(0);
+    counter!(IN_FLIGHT_REFUSED).absolute(0);
 }
 
 /// A request answered: `route` is the pattern it matched (`/v1/matches/{id}/moves`), or
@@ -387,6 +395,11 @@ pub fn snapshot(outcome: SnapshotUse) {
 /// A long-poll or stream refused at the cap.
 pub fn held_refused() {
     counter!(HELD_REFUSED).increment(1);
+}
+
+/// A request refused because its account had as many in flight as it may.
+pub fn in_flight_refused() {
+    counter!(IN_FLIGHT_REFUSED).increment(1);
 }
 
 /// A webhook delivery attempt's outcome.

@@ -20,6 +20,7 @@ use crate::http;
 use crate::http::client::TrustedProxies;
 use crate::http::fallback::Fallback;
 use crate::http::held::HeldConnections;
+use crate::http::in_flight::InFlight;
 use crate::http::request_log::RequestLog;
 use crate::live::Notifier;
 use crate::matches::Matches;
@@ -137,6 +138,7 @@ impl Application {
         let trusted_proxies = web::Data::new(TrustedProxies(settings.trusted_proxies.clone()));
         let files = Files::plan(&settings);
         let held = web::Data::new(HeldConnections::new(files.held_connections, longest_hold));
+        let in_flight = web::Data::new(InFlight::new(settings.max_requests_per_account));
         let (matches_data, held_data) = (matches.clone(), held.clone());
         let match_service = matches.clone().into_inner();
         let cors_origins = settings.cors_allowed_origins.clone();
@@ -149,13 +151,16 @@ impl Application {
                 .into_utoipa_app()
                 .app_data(web::QueryConfig::default().error_handler(http::error::query_error))
                 .app_data(held.clone())
+                .app_data(in_flight.clone())
                 .app_data(trusted_proxies.clone())
                 .app_data(accounts.clone())
                 .app_data(matches.clone())
                 .app_data(notifications.clone())
                 .configure(http::configure)
                 .split_for_parts();
-            app.wrap(middleware::from_fn(http::authenticate::authenticate))
+            // Runs inside `authenticate`: it bounds the account the token was found to be.
+            app.wrap(middleware::from_fn(http::in_flight::bound_per_account))
+                .wrap(middleware::from_fn(http::authenticate::authenticate))
                 .wrap(middleware::from_fn(http::query_names::refuse_unknown))
                 .wrap(middleware::from_fn(http::text::refuse_nul))
                 .wrap(http::cors::policy(&cors_origins))

@@ -8,12 +8,25 @@ use std::future::{Ready, ready};
 use std::sync::Arc;
 use std::time::Duration;
 
-use actix_web::http::StatusCode;
+use actix_web::dev::ServiceRequest;
+use actix_web::http::{Method, StatusCode};
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::ApiError;
 use crate::instruments;
+
+/// Whether `request` may hold its connection: an event stream, or a long-poll (a `wait` in its
+/// query). These are bounded here, by the cap on held connections, rather than by the bound
+/// on each account's requests in flight ([`super::in_flight`]).
+pub fn holds_its_connection(request: &ServiceRequest) -> bool {
+    if request.method() != Method::GET {
+        return false;
+    }
+    request.path().ends_with("/stream")
+        || url::form_urlencoded::parse(request.query_string().as_bytes())
+            .any(|(name, value)| name == "wait" && value != "0")
+}
 
 /// How many connections requests may hold open at once, and for how long each.
 #[derive(Clone, Debug)]

@@ -14,6 +14,7 @@ pub mod fallback;
 pub mod headers;
 pub mod health;
 pub mod held;
+pub mod in_flight;
 pub mod matches;
 pub mod metrics;
 pub mod notifications;

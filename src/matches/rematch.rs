@@ -37,7 +37,7 @@ impl Matches {
         // The rematch offered before, unless everyone left it before it started (which
         // deletes a match): then this offer makes a new one.
         if let Some(next) = change.row.next_match_id.clone()
-            && self.db.match_version(&next).await?.is_some()
+            && change.match_exists(&next).await?
         {
             drop(change);
             let summary = self.summary(&next, player.viewer()).await?;

@@ -257,6 +257,20 @@ impl SeatChange {
         .await
     }
 
+    /// Whether the match `id` (a rematch offered from this one) still exists, read in this
+    /// transaction: a second connection taken while this one holds its lock would let a
+    /// crowd of callers hold the whole pool.
+    pub async fn match_exists(&mut self, id: &str) -> Result<bool, StoreError> {
+        let found = within(
+            self.timeout,
+            query("SELECT 1 FROM matches WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut *self.transaction),
+        )
+        .await?;
+        Ok(found.is_some())
+    }
+
     /// The match's shuffle secret (hex).
     pub async fn secret(&mut self) -> Result<String, StoreError> {
         let row = within(

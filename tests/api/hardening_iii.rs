@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{
     Player, TestApp, assert_problem, every_seat_takes_a_turn, players, seated_match, spawn_app,
+    spawn_app_with,
 };
 
 /// A rated `standard` table for two with a one-day turn whose late seats are claimed.
@@ -238,4 +239,197 @@ async fn finding_06_an_unknown_field_inside_a_nested_object_is_refused() {
         )
         .await;
     assert_eq!(fine.status(), 201, "{}", fine.text().await.unwrap());
+}
+
+/// `method path` as `player`, with `body` if any; the status.
+async fn status_of(
+    app: &TestApp,
+    player: &Player,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> u16 {
+    let mut request = app
+        .client
+        .request(method, format!("{}{path}", app.address))
+        .bearer_auth(&player.token);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let answer = request.send().await.unwrap();
+    let status = answer.status().as_u16();
+    assert!(
+        status < 500,
+        "{path} answered {status}: {}",
+        answer.text().await.unwrap()
+    );
+    status
+}
+
+#[tokio::test]
+async fn finding_05_no_request_holds_a_connection_while_it_waits_for_another() {
+    // With one connection in the pool, a path that holds it (a locked record, a transaction)
+    // while it asks for a second waits for itself until the pool's timeout: a 503. Every
+    // path a player walks answers here as with a full pool.
+    let app = spawn_app_with(|settings| settings.database.max_connections = 1).await;
+    let people = players(&app, 2).await;
+    let (me, other) = (&people[0], &people[1]);
+    use reqwest::Method;
+    let until =
+        kings_corner::clock::rfc3339(kings_corner::clock::Clock::now(&*app.clock) + 2 * 86_400);
+    for (method, path, body) in [
+        (Method::DELETE, "/v1/me/vacation", None),
+        (
+            Method::POST,
+            "/v1/me/vacation",
+            Some(json!({"until": until})),
+        ),
+        (Method::GET, "/v1/me/vacation", None),
+        (Method::DELETE, "/v1/me/vacation", None),
+        (Method::DELETE, "/v1/me/vacation", None),
+    ] {
+        status_of(&app, me, method, path, body).await;
+    }
+    let id = seated_match(&app, &people, rated_for_two()).await;
+    every_seat_takes_a_turn(&app, &people, &id).await;
+    let turn = app.json_as(me, &format!("/v1/matches/{id}/view")).await["turn"]
+        .as_u64()
+        .unwrap() as usize;
+    let waiting = &people[1 - turn];
+    for (player, method, path, body) in [
+        (me, Method::GET, format!("/v1/matches/{id}"), None),
+        (
+            waiting,
+            Method::POST,
+            format!("/v1/matches/{id}/nudge"),
+            Some(json!({})),
+        ),
+        (
+            me,
+            Method::POST,
+            format!("/v1/matches/{id}/messages"),
+            Some(json!({"text": "gl"})),
+        ),
+        (me, Method::GET, format!("/v1/matches/{id}/events"), None),
+        (me, Method::GET, format!("/v1/matches/{id}/replay"), None),
+        (
+            me,
+            Method::POST,
+            format!("/v1/matches/{id}/leave"),
+            Some(json!({})),
+        ),
+        (
+            me,
+            Method::POST,
+            format!("/v1/matches/{id}/rematch"),
+            Some(json!({})),
+        ),
+        (
+            other,
+            Method::POST,
+            format!("/v1/matches/{id}/rematch"),
+            Some(json!({})),
+        ),
+        (
+            me,
+            Method::POST,
+            format!("/v1/matches/{id}/rematch"),
+            Some(json!({})),
+        ),
+        (me, Method::GET, format!("/v1/matches/{id}/export"), None),
+        (me, Method::GET, "/v1/players/player1".into(), None),
+        (
+            me,
+            Method::GET,
+            "/v1/leaderboards/standard?provisional=true".into(),
+            None,
+        ),
+        (me, Method::GET, "/v1/matches?mine=true".into(), None),
+        (me, Method::GET, "/v1/me/events".into(), None),
+        (
+            me,
+            Method::POST,
+            "/v1/seeks".into(),
+            Some(json!({"preset": "standard"})),
+        ),
+        (
+            other,
+            Method::POST,
+            "/v1/seeks".into(),
+            Some(json!({"preset": "standard"})),
+        ),
+        (me, Method::GET, "/v1/me/seeks".into(), None),
+        (
+            me,
+            Method::POST,
+            "/v1/me/tokens".into(),
+            Some(json!({"name": "bot", "scopes": ["read"]})),
+        ),
+        (me, Method::GET, "/v1/me/tokens".into(), None),
+        (
+            me,
+            Method::POST,
+            "/v1/me/stream-tickets".into(),
+            Some(json!({})),
+        ),
+        (me, Method::GET, "/v1/me".into(), None),
+    ] {
+        status_of(&app, player, method, &path, body).await;
+    }
+}
+
+#[tokio::test]
+async fn finding_05_one_account_s_crowd_of_requests_is_bounded_and_stalls_nobody_else() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let crowd = (0..20).map(|_| {
+        app.client
+            .delete(format!("{}/v1/me/vacation", app.address))
+            .bearer_auth(&people[0].token)
+            .send()
+    });
+    let others = (0..4).map(|_| app.get_as(&people[1], "/v1/matches"));
+    let (crowd, others, ready) = tokio::join!(
+        futures_util::future::join_all(crowd),
+        futures_util::future::join_all(others),
+        app.get("/readyz", None),
+    );
+    assert_eq!(ready.status(), 200);
+    for answer in others {
+        assert_eq!(answer.status(), 200, "another account is not held up");
+    }
+    let mut answered = std::collections::BTreeMap::new();
+    for answer in crowd {
+        let answer = answer.unwrap();
+        let status = answer.status().as_u16();
+        *answered.entry(status).or_insert(0) += 1;
+        if status == 429 {
+            let retry_after = answer.headers()["retry-after"].to_str().unwrap().to_owned();
+            assert_eq!(retry_after, "1");
+            assert_problem(answer, 429, "too_many_requests_in_flight").await;
+        } else {
+            assert_eq!(status, 200, "{}", answer.text().await.unwrap());
+        }
+    }
+    assert!(
+        answered.get(&200).is_some_and(|done| *done >= 1),
+        "{answered:?}"
+    );
+    // Past the bound, the account is refused, never queued behind itself.
+    let bounded = spawn_app_with(|settings| settings.max_requests_per_account = 1).await;
+    let people = players(&bounded, 1).await;
+    let crowd = (0..10).map(|_| bounded.get_as(&people[0], "/v1/me/vacation"));
+    let statuses: Vec<u16> = futures_util::future::join_all(crowd)
+        .await
+        .iter()
+        .map(|answer| answer.status().as_u16())
+        .collect();
+    assert!(statuses.contains(&429), "{statuses:?}");
+    assert!(
+        statuses.iter().all(|status| [200, 429].contains(status)),
+        "{statuses:?}"
+    );
+    // Once answered, the account's places are free again.
+    let after = bounded.get_as(&people[0], "/v1/me/vacation").await;
+    assert_eq!(after.status(), 200);
 }

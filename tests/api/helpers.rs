@@ -626,18 +626,20 @@ pub async fn play_on(app: &TestApp, address: &str, players: &[Player], id: &str)
     assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
 }
 
-/// Every seat of a started match takes one turn of its own (ending it at once, or drawing
-/// first where that is the choice), in turn order from the seat to move, until each has: a
-/// rated match whose seats all did is rated however it ends (docs/ratings.md, "Which ends are
-/// rated"). A turn the server ends for a seat that could only end it does not count, so this
-/// goes round as often as that takes. `players` are in seat order.
+/// Every seat of a started match takes one turn of its own (ending it at once), in turn order
+/// from the seat to move, until each has: a rated match whose seats all did is rated however
+/// it ends (docs/ratings.md, "Which ends are rated"). A turn the server ends for a seat that
+/// could only end it does not count, so this goes round as often as that takes; a seat that
+/// has taken its turn plays one card or move in the next (moves first: an emptied side takes
+/// any card), so that a stuck seat meets a table that changed.
 pub async fn every_seat_takes_a_turn<P: std::borrow::Borrow<Player>>(
     app: &TestApp,
     players: &[P],
     id: &str,
 ) {
     let mut took = vec![false; players.len()];
-    for _ in 0..100 {
+    let mut played_this_turn = None;
+    for _ in 0..200 {
         if took.iter().all(|took| *took) {
             return;
         }
@@ -649,10 +651,32 @@ pub async fn every_seat_takes_a_turn<P: std::borrow::Borrow<Player>>(
         let view = app
             .json_as(players[seat].borrow(), &format!("/v1/matches/{id}/view"))
             .await;
-        if view["legal_actions"] != json!([{"type": "end_turn"}]) {
-            took[seat] = true;
+        let legal = view["legal_actions"].as_array().unwrap();
+        let of_type = |kind: &str| legal.iter().find(|action| action["type"] == kind);
+        let action = if took[seat] && played_this_turn != Some(seat) {
+            played_this_turn = Some(seat);
+            of_type("move").or_else(|| of_type("play"))
+        } else {
+            None
+        };
+        if action.is_none() {
+            played_this_turn = None;
+            if legal.len() > 1 {
+                took[seat] = true;
+            }
         }
-        play_first_action(app, players[seat].borrow(), id, &view).await;
+        let action = action
+            .or_else(|| of_type("end_turn"))
+            .or_else(|| of_type("draw"))
+            .unwrap_or(&legal[0]);
+        let moved = app
+            .post_as(
+                players[seat].borrow(),
+                &format!("/v1/matches/{id}/moves"),
+                &json!({"expected_version": view["version"], "action": action}),
+            )
+            .await;
+        assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
     }
-    panic!("the seats of {id} took no turn of their own in 100 turns: {took:?}");
+    panic!("the seats of {id} took no turn of their own in 200 actions: {took:?}");
 }

@@ -232,24 +232,35 @@ def serve_client(port):
 
 
 def every_seat_takes_a_turn(server, match, tokens):
-    """Each seat (tokens in seat order) takes a turn of its own through the API, drawing or
-    ending it at once: a turn the server ends for a seat that could only end it does not count
-    (docs/ratings.md, "Which ends are rated"), so this goes round until each seat has."""
+    """Each seat (tokens in seat order) takes a turn of its own through the API, ending it at
+    once: a turn the server ends for a seat that could only end it does not count
+    (docs/ratings.md, "Which ends are rated"), so this goes round until each seat has; a seat
+    that has taken its turn plays one card or move in the next (moves first: an emptied side
+    takes any card), so that a stuck seat meets a table that changed."""
     took = [False] * len(tokens)
-    for _ in range(100):
+    played_this_turn = None
+    for _ in range(200):
         if all(took):
             return
         _, seen = server.call("GET", f"/v1/matches/{match}/view", tokens[0])
         expect(seen["status"] == "playing", f"the match ended while its seats took turns: {seen}")
         seat = seen["turn"]
         _, view = server.call("GET", f"/v1/matches/{match}/view", tokens[seat])
-        if view["legal_actions"] != [{"type": "end_turn"}]:
-            took[seat] = True
-        action = next(a for a in view["legal_actions"] if a["type"] in ("draw", "end_turn"))
+        legal = view["legal_actions"]
+        of_type = lambda kind: next((a for a in legal if a["type"] == kind), None)
+        action = None
+        if took[seat] and played_this_turn != seat:
+            played_this_turn = seat
+            action = of_type("move") or of_type("play")
+        if action is None:
+            played_this_turn = None
+            if len(legal) > 1:
+                took[seat] = True
+            action = of_type("end_turn") or of_type("draw") or legal[0]
         status, moved = server.call("POST", f"/v1/matches/{match}/moves", tokens[seat],
                                     {"expected_version": view["version"], "action": action})
         expect(status == 200, f"seat {seat}'s {action['type']} answered {status}: {moved}")
-    fail(f"the seats of {match} took no turn of their own in 100 turns: {took}")
+    fail(f"the seats of {match} took no turn of their own in 200 actions: {took}")
 
 
 def wait_until(page, predicate, arg=None, timeout=WAIT):

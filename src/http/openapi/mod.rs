@@ -85,7 +85,8 @@ fn derived() -> utoipa::openapi::OpenApi {
         .openapi(ApiDoc::openapi())
         .configure(configure)
         .split_for_parts();
-    for item in api.paths.paths.values_mut() {
+    for (path, item) in api.paths.paths.iter_mut() {
+        let stream = path.ends_with("/stream");
         for operation in [
             &mut item.get,
             &mut item.post,
@@ -95,7 +96,7 @@ fn derived() -> utoipa::openapi::OpenApi {
         .into_iter()
         .flatten()
         {
-            add_shared_problems(operation);
+            add_shared_problems(operation, stream);
             split_summary(operation);
         }
     }
@@ -145,20 +146,28 @@ fn first_clause(text: &str) -> String {
 /// The problem answers an operation gives by its kind, where its annotation names none: one
 /// with query parameters can answer 400; one that needs a token 401 and 403 (a scope it
 /// lacks); one with a body 400, 413, 415 and 422; one that reads the database 503.
-fn add_shared_problems(operation: &mut Operation) {
+fn add_shared_problems(operation: &mut Operation, stream: bool) {
     let needs_token = operation.security.iter().flatten().any(|requirement| {
         serde_json::to_value(requirement)
             .is_ok_and(|value| value.as_object().is_some_and(|schemes| !schemes.is_empty()))
     });
     let has_body = operation.request_body.is_some();
-    let has_query = operation.parameters.iter().flatten().any(|parameter| {
-        matches!(
-            parameter.parameter_in,
-            utoipa::openapi::path::ParameterIn::Query
-        )
-    });
+    let query: Vec<&str> = operation
+        .parameters
+        .iter()
+        .flatten()
+        .filter(|parameter| {
+            matches!(
+                parameter.parameter_in,
+                utoipa::openapi::path::ParameterIn::Query
+            )
+        })
+        .map(|parameter| parameter.name.as_str())
+        .collect();
+    // Long-polls and streams are bounded by the cap on held connections instead.
+    let holds = stream || query.contains(&"wait");
     let mut shared = Vec::new();
-    if has_query {
+    if !query.is_empty() {
         shared.push((
             "400",
             "A query parameter that does not parse, or a required one missing (`malformed_query`)",
@@ -182,6 +191,13 @@ fn add_shared_problems(operation: &mut Operation) {
             ("422", "A body of the wrong shape (`invalid_body`)"),
         ]);
     }
+    if needs_token && !holds {
+        shared.push((
+            "429",
+            "`too_many_requests_in_flight`: the account has as many requests in flight as \
+             the server allows each (`MAX_REQUESTS_PER_ACCOUNT`); see `Retry-After`",
+        ));
+    }
     if needs_token || has_body {
         shared.push((
             "503",
@@ -191,16 +207,45 @@ fn add_shared_problems(operation: &mut Operation) {
     for (status, description) in shared {
         let responses = &mut operation.responses.responses;
         match responses.get_mut(status) {
-            // An operation's own 403 (`not_seated`, say) also answers a token without its scope.
-            Some(RefOr::T(own)) if status == "403" => {
-                own.description = format!("{}; or {description}", own.description);
+            // An operation's own answer with the status (`not_seated` as a 403, say) is
+            // joined by the shared one's codes, unless it names them already.
+            Some(RefOr::T(own)) => {
+                if !own.description.contains(first_code(description)) {
+                    own.description = format!("{}; or {description}", own.description);
+                }
+                if status == "429" && own.headers.is_empty() {
+                    own.headers.insert("Retry-After".into(), retry_after());
+                }
             }
-            Some(_) => {}
+            Some(RefOr::Ref(_)) => {}
             None => {
-                responses.insert(status.to_owned(), RefOr::T(problem(description)));
+                let mut answer = problem(description);
+                if status == "429" {
+                    answer.headers.insert("Retry-After".into(), retry_after());
+                }
+                responses.insert(status.to_owned(), RefOr::T(answer));
             }
         }
     }
+}
+
+/// The first `code` quoted in `description`.
+fn first_code(description: &str) -> &str {
+    description
+        .split('`')
+        .nth(1)
+        .filter(|code| code.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .unwrap_or(description)
+}
+
+/// The `Retry-After` header of a 429: seconds to wait.
+fn retry_after() -> utoipa::openapi::header::Header {
+    utoipa::openapi::header::HeaderBuilder::new()
+        .schema(utoipa::openapi::schema::Object::with_type(
+            utoipa::openapi::schema::Type::Integer,
+        ))
+        .description(Some("Seconds to wait"))
+        .build()
 }
 
 fn problem(description: &str) -> utoipa::openapi::Response {

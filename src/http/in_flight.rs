@@ -1,0 +1,145 @@
+//! A bound on the requests one account has in flight at once, so that no single account can
+//! take the database pool, the write lock or the workers from everybody else (issue 35,
+//! finding 5). Past the bound a request answers at once `429 too_many_requests_in_flight`
+//! with `Retry-After`, before its handler runs, and changes nothing.
+//!
+//! It counts authenticated requests only: requests without a token are bounded per client
+//! address where they cost (logins, registrations). Long-polls and streams are not counted:
+//! they hold their connection by design and have a cap of their own ([`super::held`]).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::StatusCode;
+use actix_web::middleware::Next;
+use actix_web::{HttpMessage, web};
+
+use super::authenticate::Authenticated;
+use super::error::ApiError;
+use super::held;
+use crate::instruments;
+
+/// How long a refused caller is asked to wait, in seconds: requests in flight end within
+/// moments unless the server is in trouble.
+const RETRY_AFTER_SECONDS: u64 = 1;
+
+/// Each account's requests in flight, and the most it may have.
+#[derive(Debug)]
+pub struct InFlight {
+    most: u32,
+    counts: Mutex<HashMap<String, u32>>,
+}
+
+impl InFlight {
+    /// At most `most` requests of one account at once.
+    pub fn new(most: u32) -> Arc<InFlight> {
+        Arc::new(InFlight {
+            most,
+            counts: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn counts(&self) -> MutexGuard<'_, HashMap<String, u32>> {
+        self.counts
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A place for one more request of `account_id`, or `None` at the bound.
+    fn enter(self: &Arc<Self>, account_id: &str) -> Option<Place> {
+        let mut counts = self.counts();
+        let count = counts.entry(account_id.to_owned()).or_insert(0);
+        if *count >= self.most {
+            return None;
+        }
+        *count += 1;
+        Some(Place {
+            registry: self.clone(),
+            account_id: account_id.to_owned(),
+        })
+    }
+}
+
+/// One request's place under its account's bound, given back when the request is answered.
+struct Place {
+    registry: Arc<InFlight>,
+    account_id: String,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut counts = self.registry.counts();
+        if let Some(count) = counts.get_mut(&self.account_id) {
+            *count -= 1;
+            // An account with nothing in flight takes no memory.
+            if *count == 0 {
+                counts.remove(&self.account_id);
+            }
+        }
+    }
+}
+
+/// Middleware (for `middleware::from_fn`, inside [`super::authenticate::authenticate`]): holds
+/// an authenticated request's place under its account's bound while it runs, or refuses it.
+pub async fn bound_per_account(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let account_id = match request.extensions().get::<Authenticated>() {
+        Some(Authenticated(Ok(credentials))) => Some(credentials.account_id.clone()),
+        _ => None,
+    };
+    let registry = request.app_data::<web::Data<Arc<InFlight>>>().cloned();
+    let place = match (account_id, registry) {
+        (Some(account_id), Some(registry)) if !held::holds_its_connection(&request) => {
+            match registry.enter(&account_id) {
+                Some(place) => Some(place),
+                None => {
+                    instruments::in_flight_refused();
+                    let refusal = ApiError::refused(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "too_many_requests_in_flight",
+                        format!(
+                            "This account has {} requests in flight already: wait for their answers.",
+                            registry.most
+                        ),
+                    )
+                    .retry_after(RETRY_AFTER_SECONDS);
+                    let response = actix_web::ResponseError::error_response(&refusal);
+                    return Ok(request.into_response(response));
+                }
+            }
+        }
+        _ => None,
+    };
+    let answered = next.call(request).await;
+    drop(place);
+    Ok(answered?.map_into_boxed_body())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::InFlight;
+
+    #[test]
+    fn an_account_enters_up_to_its_bound_and_again_once_a_request_ends() {
+        let registry = InFlight::new(2);
+        let first = registry.enter("a").unwrap();
+        let _second = registry.enter("a").unwrap();
+        assert!(registry.enter("a").is_none(), "the bound");
+        assert!(
+            registry.enter("b").is_some(),
+            "another account is not held up"
+        );
+        drop(first);
+        let _third = registry.enter("a").expect("a place came free");
+        drop(_third);
+        drop(_second);
+        assert!(
+            registry.counts().is_empty(),
+            "nothing in flight, nothing kept"
+        );
+    }
+}
