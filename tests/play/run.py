@@ -527,6 +527,15 @@ def two_people(pages, server, other_origin, shots, rng):
     register(maya, here, "maya")
     register(leo, there, "leo")
 
+    # `?then=` follows only this client's own pages: served from another host there is no
+    # CSP of /play's to stop a `javascript:` link (issue 35, finding 7).
+    for then, followed in (("javascript:alert(document.domain)", "#/"), ("https://evil.example/", "#/"),
+                           ("%23%2Fmine", "#/mine")):
+        leo.goto(f"{there}#/login?then={then}")
+        href = leo.get_attribute("main a:text('Go on')", "href")
+        expect(href == followed, f"#/login?then={then} offers to go on to {href!r}, not {followed!r}")
+    print("ok: the login page's `then` follows only the client's own pages, wherever it is served from")
+
     # Maya creates a table from the form the catalog generates: standard, one hand.
     maya.wait_for_selector("form[data-form=create]")
     axe(maya, "the lobby")

@@ -4,13 +4,22 @@ import { explain } from "./api.js";
 import { fill, h } from "./dom.js";
 
 /**
+ * Where `?then=` may send the player: a page of this client (`#/…`), never another origin or a
+ * `javascript:` URL. The page may be served from any host, without `/play`'s CSP to stop it.
+ * @param {string | null} then
+ */
+export function pageOfThisClient(then) {
+  return then && then.startsWith("#/") ? then : "#/";
+}
+
+/**
  * @param {HTMLElement} root
  * @param {import("./app.js").Context} context
  * @param {import("./app.js").Route} route
  */
 export function mountAccount(root, context, route) {
   context.title("Log in");
-  const then = route.query.get("then") || "#/";
+  const then = pageOfThisClient(route.query.get("then"));
   if (context.session.username) {
     fill(root, h("h1", { text: "Logged in" }),
       h("p", {}, `You are logged in as ${context.session.username}. `, h("a", { href: then, text: "Go on" })));
