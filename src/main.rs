@@ -99,7 +99,14 @@ async fn main() -> anyhow::Result<()> {
             }
         }
         Command::Ratings(RatingsCommand::Rebuild) => {
-            let db = store::Db::connect(&settings.database).await?;
+            let db = match store::Db::connect_existing(&settings.database).await {
+                Ok(db) => db,
+                Err(problem) => {
+                    // The cause chain on one line (what the database said).
+                    eprintln!("error: {:#}", anyhow::Error::from(problem));
+                    std::process::exit(1);
+                }
+            };
             let matches = kings_corner::matches::Matches::new(
                 db,
                 1,

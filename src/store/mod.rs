@@ -219,6 +219,22 @@ impl Db {
         within(self.statement_timeout, operation).await
     }
 
+    /// Connects to a database that must exist already, for a tool that reads one
+    /// (`ratings rebuild`): a missing SQLite file is said so and not created, and a database
+    /// without the server's tables is refused before any of them is read.
+    pub async fn connect_existing(settings: &DatabaseSettings) -> Result<Db, StartError> {
+        if let Some(path) = sqlite_file::sqlite_path(&settings.url)
+            && !path.exists()
+        {
+            return Err(StartError::Missing { path });
+        }
+        let db = Db::connect(settings).await?;
+        match db.applied_migrations().await {
+            Ok(applied) if !applied.is_empty() => Ok(db),
+            _ => Err(StartError::NoSchema),
+        }
+    }
+
     /// Applies the pending migrations of this backend. Behind a transaction pooler they run on
     /// a direct session ([`DatabaseSettings::session_url`]): their lock is a session's.
     pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {

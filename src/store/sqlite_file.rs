@@ -46,6 +46,22 @@ pub enum StartError {
     /// The database refused or did not answer.
     #[error("cannot connect to the database")]
     Connect(#[source] sqlx::Error),
+    /// A tool that reads an existing database was given a SQLite file that does not exist;
+    /// nothing was created.
+    #[error(
+        "the SQLite file {} does not exist (nothing was created): give the server's database",
+        path.display()
+    )]
+    Missing {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A tool that reads an existing database was given one that holds no server's tables.
+    #[error(
+        "the database holds no kings-corner tables: give the server's database (or run \
+         `kings-corner migrate` on a new one)"
+    )]
+    NoSchema,
 }
 
 /// The file a `sqlite:` URL names, if it names one (not `:memory:`).

@@ -433,3 +433,46 @@ async fn finding_05_one_account_s_crowd_of_requests_is_bounded_and_stalls_nobody
     let after = bounded.get_as(&people[0], "/v1/me/vacation").await;
     assert_eq!(after.status(), 200);
 }
+
+#[tokio::test]
+async fn finding_08_ratings_rebuild_on_a_database_that_does_not_exist_says_so_and_creates_nothing()
+{
+    let directory = tempfile::tempdir().unwrap();
+    let rebuild = |url: String| {
+        crate::helpers::kings_corner(vec![
+            "--database-url".into(),
+            url,
+            "ratings".into(),
+            "rebuild".into(),
+        ])
+    };
+
+    let missing = directory.path().join("missing.db");
+    let (ok, said) = rebuild(format!("sqlite://{}", missing.display())).await;
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("does not exist (nothing was created)"),
+        "{said}"
+    );
+    let left: Vec<_> = std::fs::read_dir(directory.path()).unwrap().collect();
+    assert!(left.is_empty(), "the command left {left:?}");
+
+    // A file that exists but holds no server's tables is named as such, not "no such table".
+    let empty = directory.path().join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    let (ok, said) = rebuild(format!("sqlite://{}", empty.display())).await;
+    assert!(!ok, "{said}");
+    assert!(said.contains("holds no kings-corner tables"), "{said}");
+
+    // A server's database rebuilds as before.
+    let made = format!("sqlite://{}", directory.path().join("made.db").display());
+    let (ok, said) = crate::helpers::kings_corner(vec![
+        "--database-url".into(),
+        made.clone(),
+        "migrate".into(),
+    ])
+    .await;
+    assert!(ok, "{said}");
+    let (ok, said) = rebuild(made).await;
+    assert!(ok, "{said}");
+}
