@@ -127,16 +127,16 @@ mod tests {
     fn an_account_enters_up_to_its_bound_and_again_once_a_request_ends() {
         let registry = InFlight::new(2);
         let first = registry.enter("a").unwrap();
-        let _second = registry.enter("a").unwrap();
+        let second = registry.enter("a").unwrap();
         assert!(registry.enter("a").is_none(), "the bound");
         assert!(
             registry.enter("b").is_some(),
             "another account is not held up"
         );
         drop(first);
-        let _third = registry.enter("a").expect("a place came free");
-        drop(_third);
-        drop(_second);
+        let third = registry.enter("a").expect("a place came free");
+        drop(third);
+        drop(second);
         assert!(
             registry.counts().is_empty(),
             "nothing in flight, nothing kept"
