@@ -39,6 +39,11 @@ pub enum Command {
         /// repeat for each seat. Implies `--rate`.
         #[arg(long = "prior", value_name = "SEAT=MU,SIGMA")]
         priors: Vec<String>,
+        /// The moment the export is judged at (RFC 3339): no event may be dated after it, give
+        /// or take five minutes of two clocks' skew. Default: this machine's clock; give the
+        /// exporting server's time when this machine's clock is behind it.
+        #[arg(long, value_name = "RFC3339", value_parser = parse_moment)]
+        now: Option<i64>,
     },
     /// Copy the SQLite database into a new FILE while the server runs (or not): a consistent,
     /// compacted copy. PostgreSQL: use pg_dump.
@@ -443,6 +448,12 @@ impl Settings {
         }
         Ok(())
     }
+}
+
+/// A `--now` moment: RFC 3339, as Unix seconds.
+fn parse_moment(text: &str) -> Result<i64, String> {
+    crate::clock::parse_rfc3339(text)
+        .ok_or_else(|| format!("`{text}` is not an RFC 3339 time (2026-12-06T12:00:00Z)"))
 }
 
 #[cfg(test)]

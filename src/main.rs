@@ -19,13 +19,21 @@ async fn main() -> anyhow::Result<()> {
             println!("{}", kings_corner::http::openapi_json());
             Ok(())
         }
-        Command::Verify { file, rate, priors } => {
+        Command::Verify {
+            file,
+            rate,
+            priors,
+            now,
+        } => {
             let text = std::fs::read_to_string(&file)?;
             let export: kings_corner::matches::export::MatchExport = serde_json::from_str(&text)
                 .map_err(|error| {
                     anyhow::anyhow!("{} is not a match export: {error}", file.display())
                 })?;
-            match kings_corner::matches::export::verify(&export) {
+            let now = now.unwrap_or_else(|| {
+                kings_corner::clock::Clock::now(&kings_corner::clock::SystemClock)
+            });
+            match kings_corner::matches::export::verify_at(&export, Some(now)) {
                 Ok(verified) => {
                     println!(
                         "ok: match {} verified: {} events, {} hand(s), winners {:?}",

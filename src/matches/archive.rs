@@ -5,7 +5,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::access::Viewer;
-use super::export::{ExportClock, ExportEvent, ExportSeat, MatchExport};
+use super::export::{EXPORT_FORMAT, ExportClock, ExportEvent, ExportSeat, MatchExport};
 use super::{MatchError, MatchView, Matches};
 use crate::clock::rfc3339;
 use crate::model::MatchStatus;
@@ -106,7 +106,7 @@ impl Matches {
             }));
         }
         Ok(MatchExport {
-            format: 1,
+            format: EXPORT_FORMAT,
             match_id: row.id,
             rules: row.rules,
             seats: seats

@@ -98,6 +98,21 @@ fn first_log_format() -> u8 {
     1
 }
 
+/// The export format this server writes and `verify` reads.
+pub const EXPORT_FORMAT: u32 = 1;
+
+/// No timed log (`log_format` 2) was written before 2026-01-01T00:00:00Z: the format came
+/// later, so an earlier time is a forgery.
+const EARLIEST_TIME: i64 = 1_767_225_600;
+
+/// How far two servers' clocks may disagree, in seconds: a log written by several processes
+/// may step back by this much, and `verify` allows an event this far ahead of its own clock.
+const CLOCK_SKEW_SECONDS: i64 = 300;
+
+/// How long after a deadline the server may still write the late seat's own move, in seconds:
+/// the move was checked against the clock a moment before it was stamped.
+const STAMP_GRACE_SECONDS: i64 = 60;
+
 /// What `verify` found in a valid export.
 #[derive(Debug)]
 pub struct Verified {
@@ -119,8 +134,14 @@ pub struct Verified {
 /// the revealed secret and client seeds, and the clock: no clock event without a clock, every
 /// vacation one the clock admits, and every timeout enforcing the deadline the recorded times
 /// give (vacations counted in), after it had passed. The error names the first thing that is
-/// wrong.
+/// wrong. Times are not checked against the present: see [`verify_at`].
 pub fn verify(export: &MatchExport) -> Result<Verified, String> {
+    verify_at(export, None)
+}
+
+/// [`verify`], and with `now` (Unix seconds) also that no event is dated in the future.
+pub fn verify_at(export: &MatchExport, now: Option<i64>) -> Result<Verified, String> {
+    check_versions(export)?;
     if export.shuffle_version != shuffle::SHUFFLE_VERSION {
         return Err(format!(
             "shuffle_version {} is not known to this verifier",
@@ -135,6 +156,9 @@ pub fn verify(export: &MatchExport) -> Result<Verified, String> {
         return Err("the secret does not match the commitment published at creation".to_owned());
     }
     let times = times_of(export)?;
+    if export.log_format >= 2 {
+        check_times(export, &times, now)?;
+    }
     let mut previous = String::new();
     for ((index, logged), at) in export.events.iter().enumerate().zip(&times) {
         if logged.seq != index as i64 + 1 {
@@ -244,6 +268,68 @@ fn replay_entries(setup: Setup, entries: &[ExportEvent]) -> Result<GameState, St
     Ok(state)
 }
 
+/// The format versions an export names, each one this verifier reads.
+fn check_versions(export: &MatchExport) -> Result<(), String> {
+    if export.format != EXPORT_FORMAT {
+        return Err(format!(
+            "format {} is not known to this verifier (it reads {EXPORT_FORMAT})",
+            export.format
+        ));
+    }
+    if export.event_format != crate::rules::EVENT_FORMAT_VERSION {
+        return Err(format!(
+            "event_format {} is not known to this verifier (it reads {})",
+            export.event_format,
+            crate::rules::EVENT_FORMAT_VERSION
+        ));
+    }
+    if !(1..=log::LOG_FORMAT).contains(&export.log_format) {
+        return Err(format!(
+            "log_format {} is not known to this verifier (it reads 1 to {})",
+            export.log_format,
+            log::LOG_FORMAT
+        ));
+    }
+    Ok(())
+}
+
+/// The times of a timed log: none before timed logs existed, none in the future of `now`, and
+/// none earlier than one before it by more than two servers' clocks may differ.
+fn check_times(export: &MatchExport, times: &[i64], now: Option<i64>) -> Result<(), String> {
+    // No event is earlier than EARLIEST_TIME (checked first), so it is where the latest starts.
+    let mut latest = EARLIEST_TIME;
+    for (logged, &at) in export.events.iter().zip(times) {
+        if at < EARLIEST_TIME {
+            return Err(format!(
+                "event {}: dated {}, before any timed log was written ({})",
+                logged.seq,
+                rfc3339(at),
+                rfc3339(EARLIEST_TIME)
+            ));
+        }
+        if let Some(now) = now
+            && at > now + CLOCK_SKEW_SECONDS
+        {
+            return Err(format!(
+                "event {}: dated {}, in the future (it is now {})",
+                logged.seq,
+                rfc3339(at),
+                rfc3339(now)
+            ));
+        }
+        if at < latest - CLOCK_SKEW_SECONDS {
+            return Err(format!(
+                "event {}: dated {}, before an earlier event's {}: its times go backwards",
+                logged.seq,
+                rfc3339(at),
+                rfc3339(latest)
+            ));
+        }
+        latest = latest.max(at);
+    }
+    Ok(())
+}
+
 /// Each event's time (Unix seconds; 0 where an old export records none).
 fn times_of(export: &MatchExport) -> Result<Vec<i64>, String> {
     export
@@ -327,9 +413,49 @@ fn check_clock(export: &MatchExport, times: &[i64]) -> Result<(), String> {
                 ));
             }
         }
+        if let Some(clock) = &clock
+            && played_on_past_a_deadline(clock, &logged.event, *at)
+        {
+            let (seat, deadline) = clock.deadline().unwrap_or_default();
+            return Err(format!(
+                "event {}: written at {}, past seat {seat}'s deadline {} at a table whose \
+                 timeouts {}, but no timeout was written",
+                logged.seq,
+                rfc3339(*at),
+                rfc3339(deadline),
+                match clock.on_timeout() {
+                    OnTimeout::Bot => "a bot plays",
+                    _ => "forfeit",
+                }
+            ));
+        }
         if let Some(clock) = &mut clock {
             clock.observe(&logged.event, *at);
         }
     }
     Ok(())
+}
+
+/// Whether `event`, written at `at`, goes on with a turn after its deadline at a table whose
+/// server acts at a deadline by itself (a forfeit, or a bot standing in), which it does before
+/// anything else is played: only the timeout itself, or the bot's moves once it stands in, may
+/// follow a deadline by more than the stamp's grace.
+fn played_on_past_a_deadline(clock: &MatchClock, event: &Entry, at: i64) -> bool {
+    let Entry::Game(event) = event else {
+        return false;
+    };
+    let acts_by_itself = matches!(clock.on_timeout(), OnTimeout::Forfeit | OnTimeout::Bot);
+    let is_the_timeout = matches!(
+        event,
+        Event::SeatOut {
+            reason: OutReason::Timeout,
+            ..
+        }
+    );
+    acts_by_itself
+        && !is_the_timeout
+        && !clock.stood_in()
+        && clock
+            .deadline()
+            .is_some_and(|(_, deadline)| at >= deadline + STAMP_GRACE_SECONDS)
 }

@@ -204,6 +204,14 @@ pub(super) fn ends_rated(current: &MatchState, next: &MatchState) -> bool {
         && counts(&next.state)
 }
 
+/// The largest |μ| a `--prior` may give: far beyond any rating play reaches (a displayed
+/// rating moves tens of points a match), yet small enough that nothing overflows.
+const PRIOR_MU_LIMIT: f64 = 200.0;
+
+/// The largest σ a `--prior` may give: three times a new player's, and no rating grows less
+/// certain than a new player's.
+const PRIOR_SIGMA_LIMIT: f64 = 25.0;
+
 /// What `kings-corner verify --rate` prints: the rating change a verified export's result
 /// implies in its preset's pool, from `priors` (`SEAT=MU,SIGMA`; a seat not given starts as a
 /// new player), one line per seat. Refused for rules that are no preset's, a malformed prior,
@@ -232,13 +240,16 @@ pub fn implied(
                 sigma: sigma.trim().parse().ok()?,
             };
             (seat < seats
-                && rating.mu.is_finite()
+                && rating.mu.abs() <= PRIOR_MU_LIMIT
                 && rating.sigma > 0.0
-                && rating.sigma.is_finite())
-            .then_some((seat, rating))
+                && rating.sigma <= PRIOR_SIGMA_LIMIT)
+                .then_some((seat, rating))
         });
         let (seat, rating) = parsed.ok_or_else(|| {
-            format!("--prior {prior}: give SEAT=MU,SIGMA, a seat of the match and σ > 0")
+            format!(
+                "--prior {prior}: give SEAT=MU,SIGMA, a seat of the match, \
+                 |μ| ≤ {PRIOR_MU_LIMIT} and 0 < σ ≤ {PRIOR_SIGMA_LIMIT}"
+            )
         })?;
         before[seat] = Standing { rating, matches: 1 };
     }

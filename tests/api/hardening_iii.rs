@@ -6,9 +6,14 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
+use kings_corner::clock::parse_rfc3339;
+use kings_corner::matches::export::MatchExport;
+use kings_corner::matches::log::Entry;
+use kings_corner::rules::Event;
+
 use crate::helpers::{
-    Player, TestApp, assert_problem, every_seat_takes_a_turn, players, seated_match, spawn_app,
-    spawn_app_with,
+    Player, TestApp, assert_problem, every_seat_takes_a_turn, players, seated_match,
+    shift_times_from, spawn_app, spawn_app_with,
 };
 
 /// A rated `standard` table for two with a one-day turn whose late seats are claimed.
@@ -264,6 +269,112 @@ async fn status_of(
         answer.text().await.unwrap()
     );
     status
+}
+
+/// `kings-corner verify FILE`, with `export` written to a file; whether it passed and what it said.
+async fn verify_file(export: &MatchExport, extra: &[&str]) -> (bool, String) {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), serde_json::to_string(export).unwrap()).unwrap();
+    let mut args = vec!["verify".to_owned(), file.path().display().to_string()];
+    args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+    crate::helpers::kings_corner(args).await
+}
+
+/// `export` with event `index` dated `at` (Unix seconds) and every hash chained again from it,
+/// as a forger would.
+fn dated(export: &MatchExport, index: usize, at: i64) -> MatchExport {
+    let mut forged: MatchExport =
+        serde_json::from_value(serde_json::to_value(export).unwrap()).unwrap();
+    let now = parse_rfc3339(forged.events[index].at.as_deref().unwrap()).unwrap();
+    shift_times_from(&mut forged, index, at - now);
+    // Only event `index` moves: the ones after it go back to their own times.
+    if index + 1 < forged.events.len() {
+        shift_times_from(&mut forged, index + 1, now - at);
+    }
+    forged
+}
+
+#[tokio::test]
+async fn finding_04_verify_refuses_forged_times_versions_and_priors() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let table = json!({"seats": 2, "clock": {"turn_seconds": 3600, "bank_seconds": 0},
+                       "on_timeout": "forfeit"});
+    let id = seated_match(&app, &people, table).await;
+    every_seat_takes_a_turn(&app, &people, &id).await;
+    resign(&app, &people[1], &id).await;
+    let export: MatchExport = serde_json::from_value(
+        app.json_as(&people[0], &format!("/v1/matches/{id}/export"))
+            .await,
+    )
+    .unwrap();
+    let (ok, said) = verify_file(&export, &[]).await;
+    assert!(ok, "the export verifies as written: {said}");
+    let refused = |said: &str, ok: bool, expected: &str| {
+        assert!(!ok && said.contains(expected), "{expected}: {said}");
+    };
+
+    // Times going backwards (by more than two servers' clocks may disagree).
+    let last = export.events.len() - 1;
+    let second_last = parse_rfc3339(export.events[last - 1].at.as_deref().unwrap()).unwrap();
+    let (ok, said) = verify_file(&dated(&export, last, second_last - 3600), &[]).await;
+    refused(&said, ok, "its times go backwards");
+    // Dated 1970, 2000 (before the deal, before any timed log), and 9999.
+    for at in [0, 946_684_800] {
+        let (ok, said) = verify_file(&dated(&export, 0, at), &[]).await;
+        refused(&said, ok, "before any timed log was written");
+    }
+    let (ok, said) = verify_file(&dated(&export, last, 253_370_764_800), &[]).await;
+    refused(&said, ok, "in the future");
+    // Judged at a moment of the verifier's choosing, the genuine log is in its future.
+    let (ok, said) = verify_file(&export, &["--now", "2026-01-02T00:00:00Z"]).await;
+    refused(&said, ok, "in the future (it is now 2026-01-02T00:00:00Z)");
+
+    // A card played two days into a one-hour turn at a table whose timeouts forfeit, with no
+    // forfeit written: the deal two days earlier, and every event from the first move on where
+    // it was.
+    let first_move = export
+        .events
+        .iter()
+        .position(|logged| {
+            matches!(&logged.event, Entry::Game(event)
+                if !matches!(event, Event::HandDealt { .. } | Event::TurnStarted { .. }))
+        })
+        .expect("the log holds a move");
+    let mut late: MatchExport =
+        serde_json::from_value(serde_json::to_value(&export).unwrap()).unwrap();
+    shift_times_from(&mut late, 0, -2 * 86_400);
+    shift_times_from(&mut late, first_move, 2 * 86_400);
+    let (ok, said) = verify_file(&late, &[]).await;
+    refused(&said, ok, "but no timeout was written");
+
+    // Versions this verifier does not know.
+    for field in ["format", "log_format", "event_format"] {
+        let mut unknown = serde_json::to_value(&export).unwrap();
+        unknown[field] = json!(99);
+        let unknown: MatchExport = serde_json::from_value(unknown).unwrap();
+        let (ok, said) = verify_file(&unknown, &[]).await;
+        refused(
+            &said,
+            ok,
+            &format!("{field} 99 is not known to this verifier"),
+        );
+    }
+
+    // Absurd priors are refused, not printed as overflowed ratings.
+    for prior in [
+        "0=1e308,1",
+        "0=25,-1",
+        "0=25,0",
+        "0=25,1e308",
+        "0=NaN,1",
+        "1=-1e300,8",
+    ] {
+        let (ok, said) = verify_file(&export, &["--prior", prior]).await;
+        refused(&said, ok, &format!("--prior {prior}"));
+    }
+    let (ok, said) = verify_file(&export, &["--prior", "0=30,4"]).await;
+    assert!(ok, "{said}");
 }
 
 #[tokio::test]

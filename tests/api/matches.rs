@@ -124,6 +124,11 @@ pub(crate) async fn export_and_verify(app: &TestApp, player: &Player, id: &str) 
         std::process::Command::new(env!("CARGO_BIN_EXE_kings-corner"))
             .arg("verify")
             .arg(path)
+            // The test's clock may run ahead of this machine's (`ManualClock::advance`).
+            .arg("--now")
+            .arg(kings_corner::clock::rfc3339(
+                kings_corner::clock::Clock::now(&*app.clock),
+            ))
             .env_remove("DATABASE_URL")
             .output()
             .unwrap()
