@@ -587,3 +587,84 @@ async fn finding_08_ratings_rebuild_on_a_database_that_does_not_exist_says_so_an
     let (ok, said) = rebuild(made).await;
     assert!(ok, "{said}");
 }
+
+#[tokio::test]
+async fn finding_09_the_description_declares_every_400_and_the_bounds_the_server_checks() {
+    let app = spawn_app().await;
+    let people = players(&app, 1).await;
+    let api: Value = app.get("/openapi.json", None).await.json().await.unwrap();
+
+    // Every operation refuses a query parameter it does not take and a NUL in its text: each
+    // declares both.
+    let mut operations = 0;
+    for (path, item) in api["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let declared = operation["responses"]["400"]["description"]
+                .as_str()
+                .unwrap_or_default();
+            for code in ["malformed_query", "invalid_text"] {
+                assert!(
+                    declared.contains(&format!("`{code}`")),
+                    "{method} {path} does not declare 400 {code}: {declared:?}"
+                );
+            }
+            operations += 1;
+        }
+    }
+    assert!(operations > 40, "{operations} operations");
+    let unknown = app.get_as(&people[0], "/v1/me?evil=1").await;
+    assert_problem(unknown, 400, "malformed_query").await;
+    let nul = app.get_as(&people[0], "/v1/players/a%00b").await;
+    assert_problem(nul, 400, "invalid_text").await;
+
+    // The bounds in the schemas are the ones the server keeps, to the unit.
+    let schemas = &api["components"]["schemas"];
+    let turn = &schemas["ClockSettings"]["properties"]["turn_seconds"];
+    let most = turn["maximum"].as_u64().unwrap();
+    assert_eq!(turn["minimum"], 1);
+    for (seconds, status) in [(most, 201), (most + 1, 422), (0, 422)] {
+        let created = app
+            .post_as(
+                &people[0],
+                "/v1/matches",
+                &json!({"clock": {"turn_seconds": seconds, "bank_seconds": 0}}),
+            )
+            .await;
+        assert_eq!(created.status(), status, "turn_seconds {seconds}");
+    }
+    let seek = &schemas["NewSeek"]["properties"];
+    assert_eq!(
+        seek["preset"]["enum"],
+        json!(["standard", "draw-first", "foundations", "night-one"])
+    );
+    let most_seats = seek["seats"]["maximum"].as_u64().unwrap();
+    let least_wait = seek["bots_after_seconds"]["minimum"].as_u64().unwrap();
+    let longest = seek["expires_in_seconds"]["maximum"].as_u64().unwrap();
+    for (body, status) in [
+        (json!({"preset": "standard", "seats": most_seats}), 201),
+        (json!({"preset": "standard", "seats": most_seats + 1}), 422),
+        (
+            json!({"preset": "standard", "bots_after_seconds": least_wait}),
+            201,
+        ),
+        (
+            json!({"preset": "standard", "bots_after_seconds": least_wait - 1}),
+            422,
+        ),
+        (
+            json!({"preset": "standard", "expires_in_seconds": longest}),
+            201,
+        ),
+        (
+            json!({"preset": "standard", "expires_in_seconds": longest + 1}),
+            422,
+        ),
+    ] {
+        let made = app.post_as(&people[0], "/v1/seeks", &body).await;
+        assert_eq!(made.status(), status, "{body}");
+    }
+    // An action or a game's end with a field of its own is refused, and the description says
+    // so.
+    assert_eq!(schemas["EndTurnAction"]["additionalProperties"], false);
+    assert_eq!(schemas["TargetGameEnd"]["additionalProperties"], false);
+}

@@ -2,9 +2,10 @@
 tests/fuzz/requirements.txt) sends requests valid and invalid by openapi/openapi.json, logged in
 as a player with matches of their own, and runs every check (`--checks all`): no 5xx, every
 status and body as described, valid data accepted and invalid data refused. Only the operations
-that end the fuzzer's own session are left out (deleting the account, logging out), and the
-acceptance of schema-valid requests where the server checks more than a schema can say
-(see BEYOND_THE_SCHEMA).
+that end the fuzzer's own session are left out (deleting the account, logging out). Where the
+server checks more than a schema can say (BEYOND_THE_SCHEMA), a schema-valid request may be
+refused only for the reasons tests/fuzz/hooks.py lists (two fields tied together, the table's
+state, the present moment, a cursor the server did not write).
 
     python3 tests/fuzz/run.py target/debug/kings-corner
 
@@ -22,7 +23,8 @@ import urllib.request
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
 import local_server  # noqa: E402
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
 SCHEMATHESIS = pathlib.Path(sys.executable).parent / "schemathesis"
 
 # Ending the fuzzer's own session would leave every later case to fail as 401.
@@ -41,9 +43,10 @@ HOLDING = [
 ]
 
 # Operations whose inputs are checked beyond what a schema can say, so that a schema-valid request
-# may be refused; they are written in each operation's text. For these the one check of
-# schema-valid requests being accepted is left out; every other check runs on them, in a run of
-# their own.
+# may be refused; they are written in each operation's text. For these the check of schema-valid
+# requests being accepted is replaced by tests/fuzz/hooks.py's `refused_only_across_fields`,
+# which lets through exactly the refusals no schema of the request alone can foresee (each one
+# listed there) and fails on any other; every other check runs on them, in a run of their own.
 BEYOND_THE_SCHEMA = [
     # `seats` equals `rules.players` when both are given; what a bot table accepts.
     ("POST", "/v1/matches"),
@@ -73,11 +76,17 @@ def call(server, method, path, body=None, token=None):
 def run_together(commands, directory):
     """Runs the commands at once, then prints each one's output in turn; their exit codes."""
     logs = [directory / f"schemathesis-{number}.log" for number in range(len(commands))]
+    # The hooks module's check (`refused_only_across_fields`) joins `--checks all`.
+    environment = dict(
+        os.environ,
+        SCHEMATHESIS_HOOKS="hooks",
+        PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])),
+    )
     running = []
     for command, log in zip(commands, logs):
         with open(log, "wb") as output:
             running.append(
-                subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=os.environ)
+                subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=environment)
             )
     outcomes = [process.wait() for process in running]
     for log in logs:

@@ -1,10 +1,12 @@
 //! The OpenAPI description: generated from the routes actually registered, so it cannot drift
 //! from them, then completed with the problem answers every operation shares, so that each
 //! handler's annotation lists only its success and its own refusals, and reshaped for client
-//! generators (`for_generators`), completed from the code's tables (`from_tables`) and with
-//! what the server checks beyond the types (`as_checked`).
+//! generators (`for_generators`), completed from the code's tables (`from_tables`), with the
+//! static bounds the services check (`bounds`) and with what the server checks beyond the types
+//! (`as_checked`).
 
 mod as_checked;
+mod bounds;
 mod for_generators;
 mod from_tables;
 
@@ -73,8 +75,10 @@ impl Modify for BearerAuth {
 pub fn openapi() -> serde_json::Value {
     let mut api = serde_json::to_value(derived()).expect("the OpenAPI document serialises");
     from_tables::add(&mut api);
+    bounds::add(&mut api);
     as_checked::add(&mut api);
     for_generators::reshape(&mut api);
+    bounds::close_unions(&mut api);
     api
 }
 
@@ -143,9 +147,10 @@ fn first_clause(text: &str) -> String {
     text.trim_end_matches('.').to_owned()
 }
 
-/// The problem answers an operation gives by its kind, where its annotation names none: one
-/// with query parameters can answer 400; one that needs a token 401 and 403 (a scope it
-/// lacks); one with a body 400, 413, 415 and 422; one that reads the database 503.
+/// The problem answers an operation gives by its kind, where its annotation names none: every
+/// one can answer 400 (a query parameter it does not take, a NUL in its text); one that needs
+/// a token 401 and 403 (a scope it lacks); one with a body 400, 413, 415 and 422; one that
+/// reads the database 503.
 fn add_shared_problems(operation: &mut Operation, stream: bool) {
     let needs_token = operation.security.iter().flatten().any(|requirement| {
         serde_json::to_value(requirement)
@@ -166,13 +171,22 @@ fn add_shared_problems(operation: &mut Operation, stream: bool) {
         .collect();
     // Long-polls and streams are bounded by the cap on held connections instead.
     let holds = stream || query.contains(&"wait");
-    let mut shared = Vec::new();
-    if !query.is_empty() {
-        shared.push((
-            "400",
-            "A query parameter that does not parse, or a required one missing (`malformed_query`)",
-        ));
-    }
+    // Every operation refuses a query parameter it does not take (`query_names`) and text
+    // holding U+0000 anywhere in the request (`text`), at the edge.
+    let mut shared = vec![(
+        "400",
+        if query.is_empty() {
+            "A query parameter this operation does not take (`malformed_query`)"
+        } else {
+            "A query parameter that does not parse, one this operation does not take, or a \
+             required one missing (`malformed_query`)"
+        },
+    )];
+    shared.push((
+        "400",
+        "Text holding U+0000, which no text may hold, in the path, query or body \
+         (`invalid_text`)",
+    ));
     if needs_token {
         shared.push((
             "401",
@@ -211,7 +225,8 @@ fn add_shared_problems(operation: &mut Operation, stream: bool) {
             // joined by the shared one's codes, unless it names them already.
             Some(RefOr::T(own)) => {
                 if !own.description.contains(first_code(description)) {
-                    own.description = format!("{}; or {description}", own.description);
+                    own.description =
+                        format!("{}; or {}", own.description, lowercase_first(description));
                 }
                 if status == "429" && own.headers.is_empty() {
                     own.headers.insert("Retry-After".into(), retry_after());
@@ -227,6 +242,14 @@ fn add_shared_problems(operation: &mut Operation, stream: bool) {
             }
         }
     }
+}
+
+/// `text` with its first letter in lower case, to follow "; or".
+fn lowercase_first(text: &str) -> String {
+    let mut characters = text.chars();
+    characters.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(characters).collect()
+    })
 }
 
 /// The first `code` quoted in `description`.

@@ -227,6 +227,11 @@ impl Rules {
         }
     }
 
+    /// The most seats these rules deal to: six with one deck, [`MAX_PLAYERS`] with two.
+    pub fn most_players(&self) -> u8 {
+        if self.decks == 2 { MAX_PLAYERS } else { 6 }
+    }
+
     /// Cards in the shuffled deck, jokers included.
     pub fn deck_size(&self) -> usize {
         usize::from(self.decks) * if self.jokers { 54 } else { 52 }

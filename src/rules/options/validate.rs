@@ -1,7 +1,7 @@
 //! [`Rules::validate`]: refuses tables that cannot be played or cannot end, naming the option
 //! at fault (docs/rules.md §4, refused tables and bounds).
 
-use super::{Build, DrawMode, GameEnd, MAX_PLAYERS, Rules, RulesError, Scoring};
+use super::{Build, DrawMode, GameEnd, Rules, RulesError, Scoring};
 use crate::rules::card::Rank;
 
 impl Rules {
@@ -10,7 +10,7 @@ impl Rules {
         if !(1..=2).contains(&self.decks) {
             return Err(RulesError::new("decks", "must be 1 or 2"));
         }
-        let max_players = if self.decks == 2 { MAX_PLAYERS } else { 6 };
+        let max_players = self.most_players();
         if !(2..=max_players).contains(&self.players) {
             return Err(RulesError::new(
                 "players",
