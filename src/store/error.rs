@@ -80,14 +80,17 @@ impl StoreError {
 }
 
 /// PostgreSQL refusing work for now: connection exceptions (08), insufficient resources (53),
-/// operator intervention: shutting down, starting up, a statement timeout or cancel (57), and
-/// connections disallowed (55000).
+/// operator intervention: shutting down, starting up, a statement timeout or cancel (57),
+/// connections disallowed (55000), and a write refused by a standby (25006: a connection that
+/// reached a node which is not, or no longer, the primary, during a failover or a switchover;
+/// the pool drops such connections, see `Db::connect`).
 fn postgres_unavailable(sqlstate: Option<&str>) -> bool {
     sqlstate.is_some_and(|code| {
         code.starts_with("08")
             || code.starts_with("53")
             || code.starts_with("57")
             || code == "55000"
+            || code == "25006"
     })
 }
 
@@ -131,5 +134,23 @@ pub(super) mod outage {
     pub fn recent() -> bool {
         let noticed = NOTICED_AT_MILLIS.load(Ordering::Relaxed);
         noticed != 0 && now_millis().saturating_sub(noticed) < WARY_FOR_MILLIS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::postgres_unavailable;
+
+    #[test]
+    fn a_standby_s_refusal_of_a_write_is_an_outage_not_a_bug() {
+        for code in ["08006", "53300", "57P01", "57014", "55000", "25006"] {
+            assert!(postgres_unavailable(Some(code)), "{code}");
+        }
+        // A constraint, a syntax error, another transaction-state error: the request's or
+        // the code's fault.
+        for code in ["23503", "42601", "25P02"] {
+            assert!(!postgres_unavailable(Some(code)), "{code}");
+        }
+        assert!(!postgres_unavailable(None));
     }
 }

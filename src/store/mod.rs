@@ -109,6 +109,14 @@ pub struct Db {
     session_url: String,
 }
 
+/// Whether a PostgreSQL connection reaches a primary, which takes writes. The simple query
+/// protocol (no arguments): nothing is prepared, as a transaction pooler needs.
+async fn reaches_primary(connection: &mut sqlx::AnyConnection) -> Result<bool, sqlx::Error> {
+    use sqlx::{Executor, Row};
+    let row = connection.fetch_one("SELECT pg_is_in_recovery()").await?;
+    Ok(!row.try_get::<bool, _>(0)?)
+}
+
 impl Db {
     /// Connects (creating a SQLite file if needed, readable by its owner only). Fails when the
     /// database cannot be reached, or a SQLite file cannot be written.
@@ -177,15 +185,18 @@ impl Db {
                         return Ok(false);
                     }
                     // After an outage (or a statement abandoned at its timeout), keep only the
-                    // connections that answer at once, and on SQLite only those that can
-                    // still write.
+                    // connections that answer at once and can still write: on SQLite, those
+                    // whose file takes writes; on PostgreSQL, those that reach the primary (a
+                    // failover or switchover leaves open connections to a node that became a
+                    // standby, and a new connection goes where the proxy now routes).
                     if outage::recent() {
                         if backend == Backend::Sqlite {
                             return Ok(sqlite_file::can_write(connection).await);
                         }
                         let answered =
-                            tokio::time::timeout(RELEASE_PING_TIMEOUT, connection.ping()).await;
-                        return Ok(matches!(answered, Ok(Ok(()))));
+                            tokio::time::timeout(RELEASE_PING_TIMEOUT, reaches_primary(connection))
+                                .await;
+                        return Ok(matches!(answered, Ok(Ok(true))));
                     }
                     Ok(true)
                 })

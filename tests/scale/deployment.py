@@ -63,8 +63,12 @@ def log(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def install(*packages):
-    missing = [p for p in packages if shutil.which(p) is None and not Path(f"/usr/sbin/{p}").exists()]
+def install(*packages, commands=None):
+    """Installs the Debian packages whose command (the package's name, or `commands[package]`)
+    is missing."""
+    command = lambda package: (commands or {}).get(package, package)  # noqa: E731
+    missing = [p for p in packages
+               if shutil.which(command(p)) is None and not Path(f"/usr/sbin/{command(p)}").exists()]
     if missing:
         log(f"installing {' '.join(missing)}")
         subprocess.run(["apt-get", "update", "-qq"], check=True)
@@ -400,6 +404,9 @@ def play_table(port, receiver_port, ledger, number, stop, ready):
         if kind in ("forfeit", "stand_in"):
             body["clock"] = {"turn_seconds": 2, "bank_seconds": 0}
             body["on_timeout"] = "forfeit" if kind == "forfeit" else "bot"
+        if kind == "rated":
+            # A rated table plays a preset unchanged (tests/scale/failover.py plays these).
+            body = {"seats": 2, "rules": {"preset": "night-one"}, "rated": True, "clock": "correspondence_1d"}
         status, created = people[0].call("POST", "/v1/matches", body)
         assert status == 201, created
         match_id = created["id"]
