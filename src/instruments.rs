@@ -46,6 +46,7 @@ const HELD: &str = "kings_corner_held_connections";
 const HELD_LIMIT: &str = "kings_corner_held_connections_limit";
 const HELD_REFUSED: &str = "kings_corner_held_connections_refused_total";
 const IN_FLIGHT_REFUSED: &str = "kings_corner_requests_in_flight_refused_total";
+const READS_RETRIED: &str = "kings_corner_database_reads_retried_total";
 const UNRELAYED: &str = "kings_corner_notifications_unrelayed";
 const RELAY_LAG: &str = "kings_corner_notification_relay_lag_seconds";
 const OUTBOX_PENDING: &str = "kings_corner_webhook_outbox_pending";
@@ -79,6 +80,7 @@ pub const FAMILIES: &[&str] = &[
     HELD_LIMIT,
     HELD_REFUSED,
     IN_FLIGHT_REFUSED,
+    READS_RETRIED,
     UNRELAYED,
     RELAY_LAG,
     OUTBOX_PENDING,
@@ -203,6 +205,11 @@ fn describe() {
         Count,
         "Requests refused because their account had as many in flight as it may"
     );
+    describe_counter!(
+        READS_RETRIED,
+        Count,
+        "Reads run once more on another connection after their own was cut"
+    );
     describe_gauge!(
         UNRELAYED,
         Count,
@@ -288,6 +295,7 @@ fn started() {
     }
     counter!(HELD_REFUSED).absolute(0);
     counter!(IN_FLIGHT_REFUSED).absolute(0);
+    counter!(READS_RETRIED).absolute(0);
 }
 
 /// A request answered: `route` is the pattern it matched (`/v1/matches/{id}/moves`), or
@@ -400,6 +408,11 @@ pub fn held_refused() {
 /// A request refused because its account had as many in flight as it may.
 pub fn in_flight_refused() {
     counter!(IN_FLIGHT_REFUSED).increment(1);
+}
+
+/// A read run once more after its connection was cut (`Db::read`).
+pub fn read_retried() {
+    counter!(READS_RETRIED).increment(1);
 }
 
 /// A webhook delivery attempt's outcome.

@@ -31,7 +31,7 @@ impl Db {
     /// The background work waiting at `now`.
     pub async fn backlog(&self, now: i64) -> Result<Backlog, StoreError> {
         let row = self
-            .single(async |connection| query(BACKLOG).bind(now).fetch_one(connection).await)
+            .read(async |connection| query(BACKLOG).bind(now).fetch_one(connection).await)
             .await?;
         let age = |column: &str| -> Result<i64, StoreError> {
             let since: Option<i64> = row.try_get(column)?;

@@ -47,6 +47,21 @@ impl StoreError {
         )
     }
 
+    /// Whether the connection was lost under the statement (cut, or the database shutting
+    /// down, or a node that is no longer the primary): another connection may well succeed.
+    pub fn is_lost_connection(&self) -> bool {
+        let StoreError::Unavailable(error) = self else {
+            return false;
+        };
+        match error {
+            sqlx::Error::Io(_) => true,
+            sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+                code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "25006")
+            }),
+            _ => false,
+        }
+    }
+
     /// The same error, seen from a write that was sent: a failure of the database after the
     /// write left this process leaves its outcome unknown. Only a write that never got a
     /// connection is known not to have been made.

@@ -36,7 +36,7 @@ impl Db {
     /// The match with this id.
     pub async fn match_by_id(&self, id: &str) -> Result<Option<MatchRow>, StoreError> {
         let row = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(&format!(
                     "SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1"
                 ))
@@ -63,7 +63,7 @@ impl Db {
     ) -> Result<Option<(MatchRow, SeatOf)>, StoreError> {
         let columns = &*ALIASED_MATCH_COLUMNS;
         let row = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(&format!(
                     "SELECT {columns}, s.seat AS taken_seat, r.seat AS kept_seat FROM matches m \
              LEFT JOIN match_seats s ON s.match_id = m.id AND s.account_id = $2 \
@@ -131,7 +131,7 @@ impl Db {
     /// The open matches (not started) `account_id` has a seat in.
     pub async fn open_matches_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(
                     "SELECT s.match_id FROM match_seats s JOIN matches m ON m.id = s.match_id \
                      WHERE s.account_id = $1 AND m.status = 'open'",
@@ -182,7 +182,7 @@ impl Db {
         T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any>,
     {
         let row = self
-            .single(async |connection| query(sql).bind(id).fetch_optional(connection).await)
+            .read(async |connection| query(sql).bind(id).fetch_optional(connection).await)
             .await?;
         Ok(row.map(|row| row.try_get(0)).transpose()?)
     }

@@ -339,6 +339,27 @@ impl Db {
         .await
     }
 
+    /// [`Db::single`] for a statement that only reads. One that finds its pooled connection
+    /// cut (the database restarted, failed over or switched over, or a pooler between was
+    /// restarted) is run once more on another connection, checked before use: the client hears
+    /// an answer instead of a 503. A write is never run again here: it may have been made, and
+    /// only the client's `Idempotency-Key` can tell.
+    pub(crate) async fn read<T, E>(
+        &self,
+        statement: impl AsyncFnOnce(&mut AnyConnection) -> Result<T, E> + Clone,
+    ) -> Result<T, StoreError>
+    where
+        StoreError: From<E>,
+    {
+        match self.single(statement.clone()).await {
+            Err(error) if error.is_lost_connection() => {
+                instruments::read_retried();
+                self.single(statement).await
+            }
+            answered => answered,
+        }
+    }
+
     /// The pool's connections as a scrape reports them: open, idle, and the most it opens.
     pub fn pool_figures(&self) -> (u32, u32, u32) {
         let idle = u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX);

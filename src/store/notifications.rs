@@ -103,7 +103,7 @@ impl Db {
     /// Whether any notification waits for the relay (a cheap look, without its lock).
     pub async fn notifications_waiting(&self) -> Result<bool, StoreError> {
         let row = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query("SELECT id FROM notifications WHERE seq IS NULL LIMIT 1")
                     .fetch_optional(connection)
                     .await
@@ -169,7 +169,7 @@ impl Db {
         limit: i64,
     ) -> Result<Vec<StoredNotification>, StoreError> {
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(
                     "SELECT seq, message_id, kind, data, created_at FROM notifications \
                      WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
@@ -198,7 +198,7 @@ impl Db {
     /// The `seq` of an account's newest notification (0 before the first).
     pub async fn newest_notification(&self, account_id: &str) -> Result<i64, StoreError> {
         let row = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query("SELECT notification_seq FROM accounts WHERE id = $1")
                     .bind(account_id)
                     .fetch_optional(connection)

@@ -83,7 +83,7 @@ impl Db {
         token_hash: &str,
     ) -> Result<Option<PersonalToken>, StoreError> {
         let row = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(&format!(
                     "SELECT {COLUMNS} FROM personal_tokens WHERE token_hash = $1"
                 ))
@@ -101,7 +101,7 @@ impl Db {
         account_id: &str,
     ) -> Result<Vec<PersonalToken>, StoreError> {
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(&format!(
                     "SELECT {COLUMNS} FROM personal_tokens WHERE account_id = $1 \
                      ORDER BY created_at DESC, id"

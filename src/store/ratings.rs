@@ -141,7 +141,7 @@ impl Db {
             placeholders.join(", ")
         );
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 let mut select = query(&statement);
                 for account in accounts {
                     select = select.bind(*account);
@@ -204,7 +204,7 @@ impl Db {
         let (ordinal, after) = cursor.map_or((f64::MAX, ""), |cursor| {
             (cursor.ordinal, cursor.account_id.as_str())
         });
-        self.single(async |connection| {
+        self.read(async |connection| {
             let rows = query(&page)
                 .bind(pool.name())
                 .bind(provisional_sigma)
@@ -273,7 +273,7 @@ impl Db {
              ORDER BY c.id DESC LIMIT $4"
         );
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(&statement)
                     .bind(account_id)
                     .bind(pool.name())
@@ -289,7 +289,7 @@ impl Db {
     /// The finished rated matches (each must have been rated).
     pub async fn finished_rated_matches(&self) -> Result<Vec<String>, StoreError> {
         let rows: Vec<(String,)> = self
-            .single(async |connection| {
+            .read(async |connection| {
                 super::query_as(
                     "SELECT id FROM matches WHERE rating_pool IS NOT NULL AND status = 'finished' \
                      ORDER BY id",
@@ -312,7 +312,7 @@ impl Db {
             "SELECT {CHANGE_COLUMNS} FROM rating_changes c WHERE c.id > $1 ORDER BY c.id LIMIT $2"
         );
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(&statement)
                     .bind(after)
                     .bind(limit)

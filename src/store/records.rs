@@ -20,7 +20,7 @@ impl Db {
             *ALIASED_MATCH_COLUMNS
         );
         let rows = self
-            .single(async |connection| query(&sql).bind(account_id).fetch_all(connection).await)
+            .read(async |connection| query(&sql).bind(account_id).fetch_all(connection).await)
             .await?;
         rows.iter()
             .map(|row| {
@@ -39,7 +39,7 @@ impl Db {
         account_id: &str,
     ) -> Result<Vec<(String, String)>, StoreError> {
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(
                     "SELECT e.match_id, e.event FROM match_events e \
                      JOIN match_seats s ON s.match_id = e.match_id \

@@ -164,7 +164,7 @@ impl Db {
              WHERE s.id = $1 AND s.account_id = $2 AND s.status <> 'cancelled'"
         );
         let row = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(&statement)
                     .bind(id)
                     .bind(account_id)
@@ -187,7 +187,7 @@ impl Db {
              ORDER BY created_at DESC, id DESC"
         );
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(&statement)
                     .bind(account_id)
                     .fetch_all(connection)
@@ -237,7 +237,7 @@ impl Db {
              ORDER BY s.created_at, s.id"
         );
         let rows = self
-            .single(async |connection| query(&statement).bind(now).fetch_all(connection).await)
+            .read(async |connection| query(&statement).bind(now).fetch_all(connection).await)
             .await?;
         rows.iter()
             .map(|row| {

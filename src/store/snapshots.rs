@@ -67,7 +67,7 @@ impl Db {
     /// A match's snapshot, if one is kept, with the hash its log now has at its version.
     pub async fn snapshot(&self, match_id: &str) -> Result<Option<SnapshotRow>, StoreError> {
         let row = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(
                     "SELECT s.version, s.hash, s.format, s.state, e.hash AS log_hash \
                      FROM match_snapshots s \

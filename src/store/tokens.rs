@@ -49,7 +49,7 @@ impl Db {
         &self,
         token_hash: &str,
     ) -> Result<Option<RefreshToken>, StoreError> {
-        let row = self.single(async |connection| query(
+        let row = self.read(async |connection| query(
             "SELECT token_hash, account_id, family_id, expires_at, used_at, revoked_at FROM refresh_tokens WHERE token_hash = $1",
         )
         .bind(token_hash)
@@ -150,7 +150,7 @@ impl Db {
     /// Every signing key, newest first: `(kid, stored form)`.
     pub async fn signing_keys(&self) -> Result<Vec<(String, String)>, StoreError> {
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query("SELECT kid, secret FROM signing_keys ORDER BY created_at DESC, kid DESC")
                     .fetch_all(connection)
                     .await

@@ -128,7 +128,7 @@ pub(super) async fn look_at_start(
 impl Db {
     /// Account `account_id`'s vacation record; `None`: no such live account.
     pub async fn vacation(&self, account_id: &str) -> Result<Option<VacationRow>, StoreError> {
-        self.single(async |connection| read(connection, account_id).await)
+        self.read(async |connection| read(connection, account_id).await)
             .await
     }
 
@@ -160,7 +160,7 @@ impl Db {
     /// The match's `vacation_due` mark now (`None`: nothing to do).
     pub async fn vacation_due(&self, match_id: &str) -> Result<Option<i64>, StoreError> {
         let row = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query("SELECT vacation_due FROM matches WHERE id = $1")
                     .bind(match_id)
                     .fetch_optional(connection)
@@ -191,7 +191,7 @@ impl Db {
     /// player has one recorded: `(seat, away_until)`.
     pub async fn vacations_at(&self, match_id: &str) -> Result<Vec<(i64, i64)>, StoreError> {
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(
                     "SELECT s.seat, a.away_until FROM match_seats s \
                      JOIN accounts a ON a.id = s.account_id \

@@ -164,7 +164,7 @@ impl Db {
              ORDER BY created_at, id"
         );
         let rows = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(&sql)
                     .bind(account_id)
                     .bind(id.unwrap_or_default())
@@ -176,7 +176,7 @@ impl Db {
             .iter()
             .map(webhook_from_row)
             .collect::<Result<Vec<_>, _>>()?;
-        let kinds = self.single(async |connection| query(
+        let kinds = self.read(async |connection| query(
                     "SELECT k.webhook_id, k.kind FROM webhook_kinds k JOIN webhooks w ON w.id = k.webhook_id \
                      WHERE w.account_id = $1 ORDER BY k.kind",
                 )
@@ -254,7 +254,7 @@ impl Db {
         limit: i64,
         attempts: usize,
     ) -> Result<Vec<DeliveryRow>, StoreError> {
-        let rows = self.single(async |connection| query(
+        let rows = self.read(async |connection| query(
                     "SELECT d.id, d.state, d.created_at, d.finished_at, n.message_id, n.kind, n.seq \
                      FROM webhook_deliveries d JOIN notifications n ON n.id = d.notification_id \
                      WHERE d.webhook_id = $1 ORDER BY d.id DESC LIMIT $2",
@@ -279,7 +279,7 @@ impl Db {
         let Some(oldest) = deliveries.last().map(|delivery| delivery.id) else {
             return Ok(deliveries);
         };
-        let rows = self.single(async |connection| query(
+        let rows = self.read(async |connection| query(
                     "SELECT delivery_id, attempted_at, status_code, error, duration_ms FROM webhook_attempts \
                      WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND id >= $2) \
                      ORDER BY id",
@@ -345,7 +345,7 @@ impl Db {
     /// The oldest pending delivery of a webhook.
     pub async fn next_delivery(&self, webhook_id: &str) -> Result<Option<Outgoing>, StoreError> {
         let row = self
-            .single(async |connection| {
+            .read(async |connection| {
                 query(
                     "SELECT d.id, d.attempts, n.seq, n.message_id, n.kind, n.data, n.created_at \
                      FROM webhook_deliveries d JOIN notifications n ON n.id = d.notification_id \

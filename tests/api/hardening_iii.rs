@@ -668,3 +668,38 @@ async fn finding_09_the_description_declares_every_400_and_the_bounds_the_server
     assert_eq!(schemas["EndTurnAction"]["additionalProperties"], false);
     assert_eq!(schemas["TargetGameEnd"]["additionalProperties"], false);
 }
+
+/// Finding 10's server side: a failover or switchover cuts every pooled connection. A read that
+/// meets a cut connection is run again on another and answered; a write is not run again (the
+/// client retries with its `Idempotency-Key`). PostgreSQL only: SQLite has no connection to cut.
+#[tokio::test]
+async fn finding_10_a_read_whose_connection_was_cut_is_answered_on_another() {
+    let app = spawn_app().await;
+    let Some(name) = app.database.postgres_name() else {
+        return;
+    };
+    let people = players(&app, 1).await;
+    for _ in 0..3 {
+        let seeks = app.get_as(&people[0], "/v1/me/seeks").await;
+        assert_eq!(seeks.status(), 200);
+        app.database
+            .admin(&format!(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+            ))
+            .await;
+        for path in [
+            "/v1/me/seeks",
+            "/v1/players/player0",
+            "/v1/leaderboards/standard",
+        ] {
+            let answer = app.get_as(&people[0], path).await;
+            assert_eq!(
+                answer.status(),
+                200,
+                "{path}: {}",
+                answer.text().await.unwrap()
+            );
+        }
+    }
+}

@@ -137,7 +137,7 @@ impl Db {
         match_id: &str,
         key: &str,
     ) -> Result<Option<KeptResponse>, StoreError> {
-        let row = self.single(async |connection| query(
+        let row = self.read(async |connection| query(
             "SELECT request_hash, status, response FROM idempotency_keys WHERE account_id = $1 AND match_id = $2 AND key = $3",
         )
         .bind(account_id)
