@@ -9,6 +9,7 @@ import { CLOCK_PRESETS } from "./lobby.js";
 
 /** @typedef {import("./types.js").RulesCatalog} RulesCatalog */
 /** @typedef {import("./types.js").ClockPreset} ClockPreset */
+/** @typedef {import("./types.js").SeekPreset} SeekPreset */
 /** @typedef {import("./types.js").SeekView} SeekView */
 
 /** How long an unrated seek may wait before bots take the empty seats, as offered. */
@@ -91,7 +92,8 @@ export function quickPairing(catalog, context) {
       try {
         const seek = await context.api.post("/v1/seeks", {
           body: {
-            preset: preset.value,
+            // The form offers only the presets the server lists.
+            preset: /** @type {SeekPreset} */ (preset.value),
             seats: Number(seats.value),
             clock: clock.value ? /** @type {ClockPreset} */ (clock.value) : undefined,
             rated: rated.checked,

@@ -27,6 +27,7 @@
 /** @typedef {Schemas["CatalogOption"]} CatalogOption */
 /** @typedef {Schemas["CreateMatch"]} CreateMatch */
 /** @typedef {Schemas["ClockPreset"]} ClockPreset */
+/** @typedef {Schemas["NewSeek"]["preset"]} SeekPreset */
 /** @typedef {Schemas["OnTimeout"]} OnTimeout */
 /** @typedef {Schemas["Level"]} Level */
 /** @typedef {Schemas["Status"]} Status */
