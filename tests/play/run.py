@@ -283,8 +283,18 @@ def register(page, base, username, form="register"):
     page.fill(f"#{form}-username", username)
     page.fill(f"#{form}-password", PASSWORD)
     page.click(f"form[data-form={form}] button[type=submit]")
+    page.wait_for_selector("#site-account .me", state="attached")
+    # On a phone the account is folded behind the header's menu: open it to see, then fold it.
+    menu = page.locator(".menu-toggle")
+    folded = menu.is_visible()
+    if folded:
+        menu.click()
+        expect(menu.get_attribute("aria-expanded") == "true", "the menu says it is open")
     page.wait_for_selector("#site-account .me")
     expect(page.inner_text("#site-account .me") == username, f"{username} is shown as logged in")
+    if folded:
+        menu.click()
+        page.wait_for_selector("#site-account .me", state="hidden")
 
 
 def table_state(page):
@@ -510,10 +520,33 @@ def play_to_the_end(maya, leo, rng, shots, progress, watcher=None, snapshots=Non
             progress["dragged"] = progress["dragged"] or dragged
             moves["maya"] += 1
         elif states["leo"]["mine"] and steady(leo, "leo", last):
+            progress["lowest"] = max(progress.get("lowest", 0), one_screen(leo))
+            if not progress.get("phone_screen"):
+                # What Leo's phone shows, as it is: no full-page stitching.
+                leo.screenshot(path=str(shots / "table-phone-screen.png"))
+                progress["phone_screen"] = True
             move_by_pointer(leo, rng, tap=True)
             moves["leo"] += 1
         else:
             maya.wait_for_timeout(120)
+
+
+def one_screen(page):
+    """On a phone, at the top of the page, the layout, the hand and the actions all lie on the
+    first screen and nothing is wider than it: how far down the lowest of them ends."""
+    box = page.evaluate("""() => {
+        window.scrollTo(0, 0);
+        const bottom = (selector) => {
+            const element = document.querySelector(selector);
+            return element && element.getClientRects().length ? element.getBoundingClientRect().bottom : 0;
+        };
+        return { height: innerHeight, felt: bottom(".felt"), hand: bottom(".hand-area .hand"),
+                 actions: bottom(".actions"), wide: document.documentElement.scrollWidth > innerWidth };
+    }""")
+    lowest = max(box["felt"], box["hand"], box["actions"])
+    expect(box["hand"] > 0 and lowest <= box["height"] and not box["wide"],
+           f"on the phone the table and the hand do not fit one screen: {box}")
+    return lowest
 
 
 def two_people(pages, server, other_origin, shots, rng):
@@ -584,6 +617,8 @@ def two_people(pages, server, other_origin, shots, rng):
     moves = play_to_the_end(maya, leo, rng, shots, progress, watcher=watcher, snapshots=snapshots)
     print(f"ok: the match ended after {moves['maya']} moves by Maya (clicks{', the first a drag' if progress['dragged'] else ''}) "
           f"and {moves['leo']} by Leo (taps, phone, another origin)")
+    print(f"ok: at each of Leo's turns the layout, his hand and his actions fit the phone's one screen "
+          f"(the lowest ended {progress.get('lowest', 0):.0f} px down of {PHONE['height']})")
 
     # The tokens live in this tab's sessionStorage only: never a cookie, never localStorage.
     for page in (maya, leo):

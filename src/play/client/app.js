@@ -110,7 +110,8 @@ function boot() {
     header(context);
     main.focus({ preventScroll: true });
   };
-  window.addEventListener("hashchange", show);
+  window.addEventListener("hashchange", () => { foldMenu(false); show(); });
+  find(document, ".menu-toggle").addEventListener("click", () => foldMenu(null));
   session.onChange((why) => {
     if (why && why !== "logged out") toast(why, "error");
     context.inbox.restart();
@@ -138,6 +139,9 @@ function header(context) {
       "My matches", waiting > 0 ? h("span", { class: "badge", "aria-label": `${waiting} waiting for you`, text: String(waiting) }) : null) : null,
     link("#/rules", "Rules", "rules"),
     link("#/settings", "Settings", "settings"));
+  // Folded on a phone, the menu still says how many matches wait for a move.
+  fill(find(document, ".menu-toggle"), "Menu",
+    waiting > 0 ? h("span", { class: "badge", "aria-label": `${waiting} waiting for you`, text: String(waiting) }) : null);
   const account = find(document, "#site-account");
   if (username) {
     fill(account,
@@ -146,6 +150,18 @@ function header(context) {
   } else {
     fill(account, h("a", { href: "#/login", class: "button", text: "Log in" }));
   }
+}
+
+/**
+ * Opens or closes the header's menu (on a phone the pages and the account fold behind it);
+ * `null` turns it over.
+ * @param {boolean | null} open
+ */
+function foldMenu(open) {
+  const button = find(document, ".menu-toggle");
+  const opened = open ?? button.getAttribute("aria-expanded") !== "true";
+  button.setAttribute("aria-expanded", String(opened));
+  find(document, "header.site").classList.toggle("menu-open", opened);
 }
 
 /**
