@@ -33,10 +33,14 @@ macro_rules! assets {
 
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
-const FILES: [(&str, &str, &[u8]); 31] = assets![
+const FILES: [(&str, &str, &[u8]); 35] = assets![
     ("index.html", "text/html; charset=utf-8"),
     ("style.css", "text/css; charset=utf-8"),
     ("favicon.svg", "image/svg+xml"),
+    ("manifest.webmanifest", "application/manifest+json"),
+    ("icon-192.png", "image/png"),
+    ("icon-512.png", "image/png"),
+    ("sw.js", JAVASCRIPT),
     ("account.js", JAVASCRIPT),
     ("api.js", JAVASCRIPT),
     ("app.js", JAVASCRIPT),
@@ -104,6 +108,32 @@ mod tests {
         on_disk.sort();
         listed.sort();
         assert_eq!(listed, on_disk);
+    }
+
+    /// The service worker keeps every file of the client (and the page at `./`), and nothing
+    /// else: a file it missed would be absent offline.
+    #[test]
+    fn the_service_worker_keeps_every_file() {
+        let worker = std::str::from_utf8(asset("sw.js").unwrap().bytes).unwrap();
+        let list = worker
+            .split("const FILES = [")
+            .nth(1)
+            .and_then(|rest| rest.split("];").next())
+            .expect("sw.js lists its FILES");
+        let mut kept: Vec<&str> = list
+            .split(',')
+            .map(|name| name.trim().trim_matches('"'))
+            .filter(|name| !name.is_empty())
+            .collect();
+        let mut served: Vec<&str> = FILES
+            .iter()
+            .map(|(path, ..)| *path)
+            .filter(|path| *path != "sw.js")
+            .chain(["./"])
+            .collect();
+        kept.sort();
+        served.sort();
+        assert_eq!(kept, served);
     }
 
     /// Every module a script imports is one of the served files.

@@ -81,6 +81,7 @@ def typecheck():
     for command in (
         [str(TOOLS / "openapi-typescript"), str(DESCRIPTION), "-o", str(generated / "kc-openapi.d.ts")],
         [str(TOOLS / "tsc"), "-p", str(HERE / "tsconfig.json")],
+        [str(TOOLS / "tsc"), "-p", str(HERE / "tsconfig.worker.json")],
     ):
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
@@ -547,6 +548,84 @@ def one_screen(page):
     expect(box["hand"] > 0 and lowest <= box["height"] and not box["wide"],
            f"on the phone the table and the hand do not fit one screen: {box}")
     return lowest
+
+
+def installable(pages, server, shots):
+    """The client as an installed app on a phone: its manifest and icons, a service worker that
+    takes over the page, the page opening offline and saying so, and a pushed message shown as
+    a notification naming the table to open."""
+    step("installable: manifest, icons, a service worker, offline, a pushed notification")
+    context = pages.context(viewport=PHONE, has_touch=True, is_mobile=True, permissions=["notifications"])
+    page = pages.page(context)
+    here = f"{server.address}/play/"
+    register(page, here, "wren")
+
+    manifest = page.evaluate("() => fetch('manifest.webmanifest').then((answer) => answer.json())")
+    expect(manifest["display"] == "standalone" and manifest["start_url"] == "./" and manifest["name"],
+           f"the manifest: {manifest}")
+    sizes = page.evaluate("""(icons) => Promise.all(icons.map((icon) => new Promise((done) => {
+        const image = new Image();
+        image.onload = () => done([icon.sizes, `${image.naturalWidth}x${image.naturalHeight}`]);
+        image.onerror = () => done([icon.sizes, null]);
+        image.src = icon.src;
+    })))""", [icon for icon in manifest["icons"] if icon["type"] == "image/png"])
+    expect(len(sizes) >= 2 and all(declared == drawn for declared, drawn in sizes)
+           and {"192x192", "512x512"} <= {declared for declared, _ in sizes},
+           f"the manifest's icons, declared and drawn: {sizes}")
+
+    # The worker takes over the page it was registered from.
+    state = page.evaluate("() => navigator.serviceWorker.ready.then((registration) => registration.active.state)")
+    expect(state in ("activating", "activated"), f"the service worker is {state}")
+    wait_until(page, "() => navigator.serviceWorker.controller !== null")
+
+    # Offline, the page still opens, from the worker's copy, and says it will reconnect.
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#connection:not([hidden])")
+    page.wait_for_selector("header.site .brand")
+    said = page.inner_text("#connection")
+    expect("reconnect" in said, f"offline, the page says {said!r}")
+    page.screenshot(path=str(shots / "offline-phone-screen.png"))
+    expect("cannot be reached" in page.inner_text("main"), "offline, the lobby says the server cannot be reached")
+    context.set_offline(False)
+    page.wait_for_selector("#connection", state="hidden")
+    # Back online, the page reads itself again.
+    wait_until(page, "() => !document.querySelector('main').innerText.includes('cannot be reached')")
+    print(f"ok: the manifest names a standalone app with icons {', '.join(size for size, _ in sizes)}; "
+          f"the service worker took over the page, which opened offline saying {said!r}")
+
+    # A pushed message (delivered as a push service would, through the DevTools protocol) is
+    # shown as a notification that names the table.
+    session = context.new_cdp_session(page)
+    registrations = []
+    session.on("ServiceWorker.workerRegistrationUpdated",
+               lambda event: registrations.extend(event["registrations"]))
+    session.send("ServiceWorker.enable")
+    deadline = time.monotonic() + 10
+    while not any(r["scopeURL"] == here and not r["isDeleted"] for r in registrations):
+        expect(time.monotonic() < deadline, f"no registration of {here}: {registrations}")
+        page.wait_for_timeout(100)
+    registration = next(r for r in registrations if r["scopeURL"] == here and not r["isDeleted"])
+    pushed = {"title": "Your turn at maya's table", "body": "maya played 7H on N.", "url": "#/match/abc", "tag": "turn"}
+    # A worker the browser is just starting again may miss a message, as a real push service's
+    # can be retried: sent again (the same `tag`, so it replaces itself) until it shows.
+    shown = []
+    for _ in range(10):
+        session.send("ServiceWorker.deliverPushMessage", {
+            "origin": server.address, "registrationId": registration["registrationId"], "data": json.dumps(pushed)})
+        for _ in range(20):
+            shown = page.evaluate("""() => navigator.serviceWorker.ready
+                .then((registration) => registration.getNotifications())
+                .then((all) => all.map((n) => ({ title: n.title, body: n.body, url: n.data.url })))""")
+            if shown:
+                break
+            page.wait_for_timeout(100)
+        if shown:
+            break
+    expect(shown == [{"title": pushed["title"], "body": pushed["body"], "url": pushed["url"]}],
+           f"the notification shown: {shown}")
+    print(f"ok: a pushed message was shown as the notification {shown[0]['title']!r}, opening {shown[0]['url']}")
+    context.close()
 
 
 def two_people(pages, server, other_origin, shots, rng):
@@ -1136,7 +1215,8 @@ def main():
     arguments.add_argument("binary", nargs="?", default="target/debug/kings-corner")
     arguments.add_argument("--screenshots", default=str(ROOT / "target" / "play"))
     arguments.add_argument("--seed", type=int, default=int(os.environ.get("PLAY_SEED", "18")))
-    arguments.add_argument("--only", choices=["two", "solo", "restart", "rest"], help="one scenario (while working on it)")
+    arguments.add_argument("--only", choices=["two", "solo", "restart", "rest", "install"],
+                           help="one scenario (while working on it)")
     options = arguments.parse_args()
     shots = Path(options.screenshots)
     shots.mkdir(parents=True, exist_ok=True)
@@ -1164,6 +1244,8 @@ def main():
                     solo_by_keyboard(pages, server)
                 if only in (None, "restart"):
                     across_a_restart(pages, server)
+                if only in (None, "install"):
+                    installable(pages, server, shots)
                 if only in (None, "rest"):
                     the_rest_of_the_table(pages, server)
                     a_vacation(pages, server, shots)

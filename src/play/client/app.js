@@ -111,6 +111,8 @@ function boot() {
     main.focus({ preventScroll: true });
   };
   window.addEventListener("hashchange", () => { foldMenu(false); show(); });
+  // Back online, the page is read again (what it could not load offline, it loads now).
+  window.addEventListener("online", show);
   find(document, ".menu-toggle").addEventListener("click", () => foldMenu(null));
   session.onChange((why) => {
     if (why && why !== "logged out") toast(why, "error");
@@ -179,4 +181,24 @@ function toast(text, kind = "info") {
   setTimeout(() => message.remove(), kind === "error" ? 12_000 : 5_000);
 }
 
+/**
+ * Says when the device is offline (the page itself may have come from the service worker's
+ * copy), and registers that worker: it keeps the client's files, and shows pushed
+ * notifications.
+ */
+function connectivity() {
+  const line = find(document, "#connection");
+  const show = () => { line.hidden = navigator.onLine; };
+  window.addEventListener("online", show);
+  window.addEventListener("offline", show);
+  show();
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("sw.js").catch(() => {
+      // Without a worker (a browser that refuses it, a plain-HTTP origin) the page works the
+      // same, only not offline.
+    });
+  }
+}
+
+connectivity();
 boot();
