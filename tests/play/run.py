@@ -517,6 +517,8 @@ def play_to_the_end(maya, leo, rng, shots, progress, watcher=None, snapshots=Non
             drag = playable and not progress["dragged"]
             show = playable and not drag and not progress["shown"]
             progress["shown"] = progress["shown"] or show
+            # Leo's phone, while he waits, shows the table and his hand on one screen too.
+            progress["lowest"] = max(progress.get("lowest", 0), one_screen(leo))
             dragged = move_by_pointer(maya, rng, drag=drag, chosen_then=(lambda: table_shown(maya, shots)) if show else None)
             progress["dragged"] = progress["dragged"] or dragged
             moves["maya"] += 1
@@ -696,7 +698,7 @@ def two_people(pages, server, other_origin, shots, rng):
     moves = play_to_the_end(maya, leo, rng, shots, progress, watcher=watcher, snapshots=snapshots)
     print(f"ok: the match ended after {moves['maya']} moves by Maya (clicks{', the first a drag' if progress['dragged'] else ''}) "
           f"and {moves['leo']} by Leo (taps, phone, another origin)")
-    print(f"ok: at each of Leo's turns the layout, his hand and his actions fit the phone's one screen "
+    print(f"ok: at every position of the match the layout, Leo's hand and his actions fit his phone's one screen "
           f"(the lowest ended {progress.get('lowest', 0):.0f} px down of {PHONE['height']})")
 
     # The tokens live in this tab's sessionStorage only: never a cookie, never localStorage.
