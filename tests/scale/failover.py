@@ -335,22 +335,27 @@ class Waits:
         self.lock = threading.Lock()
         self.delayed = []  # (when it was answered, seconds it took), for requests retried
         self.requests = 0
+        self.tries = threading.local()  # attempts of this thread's request under way
 
-    def wrap(self, definite):
+    def wrap(self, definite, attempt):
+        """`definite` timed, counting the `attempt`s it makes (deployment.py's `request`)."""
+
+        def counted(*arguments, **keywords):
+            self.tries.count = getattr(self.tries, "count", 0) + 1
+            return attempt(*arguments, **keywords)
+
         def timed(*arguments, **keywords):
-            before = deployment.FAULTS["retried"]
+            self.tries.count = 0
             started = time.monotonic()
             answer = definite(*arguments, **keywords)
             took = time.monotonic() - started
             with self.lock:
                 self.requests += 1
-                # Another thread's retry may be counted here too: the figure is approximate in
-                # the same way as deployment.py's count of retries.
-                if deployment.FAULTS["retried"] > before:
+                if self.tries.count > 1:
                     self.delayed.append((time.monotonic(), took))
             return answer
 
-        return timed
+        return timed, counted
 
     def by_fault(self, faults):
         """The waits of the delayed requests, each under the last fault begun before it was
@@ -496,7 +501,7 @@ def main():
 
     # The load of deployment.py, with rated tables among its kinds.
     waits = Waits()
-    deployment.definite = waits.wrap(deployment.definite)
+    deployment.definite, deployment.request = waits.wrap(deployment.definite, deployment.request)
     deployment.KINDS = deployment.KINDS + ["rated"]
     receiver = Receiver()
     ledger = Ledger()
