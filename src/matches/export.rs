@@ -414,9 +414,8 @@ fn check_clock(export: &MatchExport, times: &[i64]) -> Result<(), String> {
             }
         }
         if let Some(clock) = &clock
-            && played_on_past_a_deadline(clock, &logged.event, *at)
+            && let Some((seat, deadline)) = played_on_past_a_deadline(clock, &logged.event, *at)
         {
-            let (seat, deadline) = clock.deadline().unwrap_or_default();
             return Err(format!(
                 "event {}: written at {}, past seat {seat}'s deadline {} at a table whose \
                  timeouts {}, but no timeout was written",
@@ -436,13 +435,13 @@ fn check_clock(export: &MatchExport, times: &[i64]) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether `event`, written at `at`, goes on with a turn after its deadline at a table whose
-/// server acts at a deadline by itself (a forfeit, or a bot standing in), which it does before
-/// anything else is played: only the timeout itself, or the bot's moves once it stands in, may
-/// follow a deadline by more than the stamp's grace.
-fn played_on_past_a_deadline(clock: &MatchClock, event: &Entry, at: i64) -> bool {
+/// The seat and deadline `event`, written at `at`, went on past, if it goes on with a turn after
+/// its deadline at a table whose server acts at a deadline by itself (a forfeit, or a bot
+/// standing in), which it does before anything else is played: only the timeout itself, or the
+/// bot's moves once it stands in, may follow a deadline by more than the stamp's grace.
+fn played_on_past_a_deadline(clock: &MatchClock, event: &Entry, at: i64) -> Option<(Seat, i64)> {
     let Entry::Game(event) = event else {
-        return false;
+        return None;
     };
     let acts_by_itself = matches!(clock.on_timeout(), OnTimeout::Forfeit | OnTimeout::Bot);
     let is_the_timeout = matches!(
@@ -452,10 +451,10 @@ fn played_on_past_a_deadline(clock: &MatchClock, event: &Entry, at: i64) -> bool
             ..
         }
     );
-    acts_by_itself
-        && !is_the_timeout
-        && !clock.stood_in()
-        && clock
-            .deadline()
-            .is_some_and(|(_, deadline)| at >= deadline + STAMP_GRACE_SECONDS)
+    if !acts_by_itself || is_the_timeout || clock.stood_in() {
+        return None;
+    }
+    clock
+        .deadline()
+        .filter(|(_, deadline)| at >= deadline + STAMP_GRACE_SECONDS)
 }

@@ -6,7 +6,7 @@
 //! What depends on two fields at once (a second deck for more than six seats, a rated table's
 //! needs, `bot_level` with `bots_after_seconds`) is not a bound a schema states well; each
 //! operation's text says it, and the fuzzer lets exactly those refusals through
-//! (`tests/fuzz/run.py`).
+//! (`tests/fuzz/hooks.py`).
 
 use serde_json::{Value, json};
 
@@ -14,10 +14,7 @@ use crate::matches::lobby::MAX_CLIENT_SEED;
 use crate::matches::seeks::{EXPIRY_SECONDS, LEAST_BOTS_AFTER_SECONDS};
 use crate::model::{MOST_BANK_SECONDS, MOST_TURN_SECONDS};
 use crate::rules::Preset;
-use crate::rules::options::MAX_PLAYERS;
-
-/// The fewest seats a table has.
-const LEAST_PLAYERS: u8 = 2;
+use crate::rules::options::{MAX_PLAYERS, MIN_PLAYERS};
 
 /// The unions of a request whose every variant is an object with no other fields: an action,
 /// and a game's end.
@@ -42,7 +39,7 @@ pub fn add(api: &mut Value) {
     bound(
         create,
         "seats",
-        json!({"minimum": LEAST_PLAYERS, "maximum": MAX_PLAYERS}),
+        json!({"minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS}),
     );
     bound(create, "client_seed", json!({"maxLength": MAX_CLIENT_SEED}));
     bound(create, "bots", json!({"maxItems": MAX_PLAYERS - 1}));
@@ -59,7 +56,7 @@ pub fn add(api: &mut Value) {
     bound(
         seek,
         "seats",
-        json!({"minimum": LEAST_PLAYERS, "maximum": most_seek_seats}),
+        json!({"minimum": MIN_PLAYERS, "maximum": most_seek_seats}),
     );
 
     bound(

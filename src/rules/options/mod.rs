@@ -27,6 +27,9 @@ pub use presets::Preset;
 use scoring::ScoringSchema;
 pub use scoring::{ScoreTable, Scoring};
 
+/// The fewest players a table seats.
+pub const MIN_PLAYERS: u8 = 2;
+
 /// The most players any table seats (two decks).
 pub const MAX_PLAYERS: u8 = 8;
 

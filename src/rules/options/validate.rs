@@ -1,7 +1,7 @@
 //! [`Rules::validate`]: refuses tables that cannot be played or cannot end, naming the option
 //! at fault (docs/rules.md §4, refused tables and bounds).
 
-use super::{Build, DrawMode, GameEnd, Rules, RulesError, Scoring};
+use super::{Build, DrawMode, GameEnd, MIN_PLAYERS, Rules, RulesError, Scoring};
 use crate::rules::card::Rank;
 
 impl Rules {
@@ -11,10 +11,13 @@ impl Rules {
             return Err(RulesError::new("decks", "must be 1 or 2"));
         }
         let max_players = self.most_players();
-        if !(2..=max_players).contains(&self.players) {
+        if !(MIN_PLAYERS..=max_players).contains(&self.players) {
             return Err(RulesError::new(
                 "players",
-                format!("must be 2 to {max_players} with {} deck(s)", self.decks),
+                format!(
+                    "must be {MIN_PLAYERS} to {max_players} with {} deck(s)",
+                    self.decks
+                ),
             ));
         }
         for (option, size) in [
