@@ -639,6 +639,10 @@ async fn main() {
     settings.database.max_connections = 32;
     settings.database.timeout_seconds = 5;
     settings.login_attempts_per_minute = 10_000;
+    // The bench's few accounts each play many of its matches at once: the bound on one
+    // account's requests in flight (MAX_REQUESTS_PER_ACCOUNT, 8 by default) would refuse the
+    // load, which measures the server, not one person.
+    settings.max_requests_per_account = 10_000;
     // With POOLER_URL (tests/scale/through_pgbouncer.sh), the server goes through PgBouncer.
     if database.behind_pooler(&mut settings).await {
         println!("through the pooler at {}", settings.database.url);
