@@ -179,18 +179,18 @@ logfile = {self.dir}/pgbouncer.log
 
 
 class Server:
-    """One kings-corner process behind the pooler; killed and started again by the chaos."""
+    """One kings-corner process on the database that `database` (its settings) names; killed
+    and started again by the chaos. On a free port unless given one."""
 
-    def __init__(self, index, binary, workdir, postgres, bouncer, webhook_network):
+    def __init__(self, index, binary, workdir, database, webhook_network, port=None):
         self.index = index
         self.binary = binary
-        self.port = free_port()
-        self.log = open(workdir / f"server-{index}.log", "ab")
+        self.port = port or free_port()
+        self.log_path = workdir / f"server-{index}.log"
+        self.log = open(self.log_path, "ab")
         self.environment = dict(
             os.environ,
-            DATABASE_URL=bouncer.url,
-            DATABASE_POOLER="transaction",
-            DATABASE_LISTEN_URL=postgres.url,
+            **database,
             DATABASE_MAX_CONNECTIONS="20",
             BIND_ADDRESS=f"127.0.0.1:{self.port}",
             LOG_LEVEL="warn",
@@ -219,12 +219,13 @@ class Server:
 
 
 class Balancer:
-    """HAProxy in front of the servers, with its runtime API on a socket to drain one."""
+    """HAProxy in front of the servers on `server_ports` (named s0, s1, …), with its runtime API
+    on a socket to drain one; `more` is further configuration for it (a PostgreSQL proxy)."""
 
-    def __init__(self, workdir, servers):
+    def __init__(self, workdir, server_ports, more=""):
         self.port = free_port()
         self.socket = workdir / "haproxy.sock"
-        backends = "\n".join(f"    server s{s.index} 127.0.0.1:{s.port} check" for s in servers)
+        backends = "\n".join(f"    server s{index} 127.0.0.1:{port} check" for index, port in enumerate(server_ports))
         config = workdir / "haproxy.cfg"
         config.write_text(
             f"""global
@@ -235,16 +236,17 @@ defaults
     timeout connect 1s
     timeout client 60s
     timeout server 60s
-    # Only a request that never reached a server is retried elsewhere: a move is never sent
-    # twice by the balancer (the client retries with its Idempotency-Key).
-    retries 3
-    retry-on conn-failure
-    option redispatch
+{more}
 frontend api
     bind 127.0.0.1:{self.port}
     default_backend kings_corner
 backend kings_corner
     balance roundrobin
+    # Only a request that never reached a server is retried elsewhere: a move is never sent
+    # twice by the balancer (the client retries with its Idempotency-Key).
+    retries 3
+    retry-on conn-failure
+    option redispatch
     option httpchk GET /readyz
     http-check expect status 200
     default-server inter 500ms fall 2 rise 2
@@ -257,10 +259,14 @@ backend kings_corner
         wait_until("HAProxy", lambda: port_open(self.port))
 
     def command(self, line):
+        """One line to the runtime API, and its whole answer."""
         with socket.socket(socket.AF_UNIX) as admin:
             admin.connect(str(self.socket))
             admin.sendall((line + "\n").encode())
-            return admin.recv(4096).decode()
+            answer = b""
+            while chunk := admin.recv(65536):
+                answer += chunk
+            return answer.decode()
 
 
 # --- HTTP ------------------------------------------------------------------------------------
@@ -450,6 +456,22 @@ def play_table(port, receiver_port, ledger, number, stop, ready):
                 time.sleep(0.05 if acted else 0.3)
                 continue
             break
+
+
+def seat_tables(port, receiver_port, ledger, count, stop):
+    """`count` tables' threads, started, once every one is seated: they play until `stop`."""
+    ready = threading.Barrier(count + 1)
+    tables = [
+        threading.Thread(target=table, args=(port, receiver_port, ledger, number, stop, ready), daemon=True)
+        for number in range(count)
+    ]
+    for thread in tables:
+        thread.start()
+    try:
+        ready.wait()
+    except threading.BrokenBarrierError:
+        raise SystemExit(f"FAILED: a table could not be set up: {ledger.failures[:3]}")
+    return tables
 
 
 def chaos(servers, bouncer, balancer, stop, seconds, events):
@@ -697,24 +719,16 @@ def main():
                    check=True)
     bouncer = Bouncer(workdir, postgres)
     receiver = Receiver()
-    servers = [Server(index, binary, workdir, postgres, bouncer, "127.0.0.1/32") for index in range(3)]
-    balancer = Balancer(workdir, servers)
+    # Through the pooler, with the `LISTEN` straight to PostgreSQL.
+    database = {"DATABASE_URL": bouncer.url, "DATABASE_POOLER": "transaction", "DATABASE_LISTEN_URL": postgres.url}
+    servers = [Server(index, binary, workdir, database, "127.0.0.1/32") for index in range(3)]
+    balancer = Balancer(workdir, [server.port for server in servers])
     log(f"PostgreSQL :{postgres.port}, PgBouncer :{bouncer.port} (transaction mode), servers "
         f"{', '.join(':' + str(s.port) for s in servers)}, HAProxy :{balancer.port}")
 
     ledger = Ledger()
     stop = threading.Event()
-    ready = threading.Barrier(arguments.matches + 1)
-    tables = [
-        threading.Thread(target=table, args=(balancer.port, receiver.port, ledger, number, stop, ready), daemon=True)
-        for number in range(arguments.matches)
-    ]
-    for thread in tables:
-        thread.start()
-    try:
-        ready.wait()
-    except threading.BrokenBarrierError:
-        raise SystemExit(f"FAILED: a table could not be set up: {ledger.failures[:3]}")
+    tables = seat_tables(balancer.port, receiver.port, ledger, arguments.matches, stop)
     log(f"{arguments.matches} tables seated; load and faults for {arguments.seconds} s")
     events = []
     faults = threading.Thread(target=chaos, args=(servers, bouncer, balancer, stop, arguments.seconds, events))

@@ -37,7 +37,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,7 +49,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import deployment  # noqa: E402
 from deployment import (  # noqa: E402
-    KEY_ENCRYPTION_KEY,
     Ledger,
     Receiver,
     free_port,
@@ -216,29 +214,17 @@ class Node:
                 pass
 
 
-class Balancer:
-    """HAProxy: PostgreSQL connections to the node whose Patroni answers `/primary` with 200
-    (and the connections to a node marked down cut, so that nothing writes to an old leader),
-    and the API to the two servers."""
+class Balancer(deployment.Balancer):
+    """deployment.py's HAProxy in front of the servers, and a PostgreSQL proxy to the node
+    whose Patroni answers `/primary` with 200 (the connections to a node marked down cut, so
+    that nothing writes to an old leader)."""
 
     def __init__(self, workdir, nodes, server_ports):
-        self.pg_port, self.port = free_port(), free_port()
-        self.socket = workdir / "haproxy.sock"
+        self.pg_port = free_port()
         databases = "\n".join(
             f"    server {node.name} 127.0.0.1:{node.pg_port} check port {node.rest_port}" for node in nodes
         )
-        api = "\n".join(f"    server s{index} 127.0.0.1:{port} check" for index, port in enumerate(server_ports))
-        config = workdir / "haproxy.cfg"
-        config.write_text(
-            f"""global
-    maxconn 4000
-    stats socket {self.socket} mode 600 level admin
-defaults
-    mode http
-    timeout connect 1s
-    timeout client 60s
-    timeout server 60s
-listen postgres
+        super().__init__(workdir, server_ports, more=f"""listen postgres
     bind 127.0.0.1:{self.pg_port}
     mode tcp
     # A `LISTEN` connection may be idle for long.
@@ -247,70 +233,14 @@ listen postgres
     option httpchk GET /primary
     http-check expect status 200
     default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
-{databases}
-frontend api
-    bind 127.0.0.1:{self.port}
-    default_backend kings_corner
-backend kings_corner
-    balance roundrobin
-    # Only a request that never reached a server is retried elsewhere.
-    retries 3
-    retry-on conn-failure
-    option redispatch
-    option httpchk GET /readyz
-    http-check expect status 200
-    default-server inter 500ms fall 2 rise 2
-{api}
-"""
-        )
-        self.process = subprocess.Popen(["haproxy", "-db", "-f", str(config)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        atexit.register(self.process.kill)
-        wait_until("HAProxy", lambda: port_open(self.pg_port) and port_open(self.port))
+{databases}""")
+        wait_until("HAProxy's PostgreSQL proxy", lambda: port_open(self.pg_port))
 
     def states(self, backend):
         """Each server of `backend` and its state (`UP`, `DOWN`, …), from the runtime API."""
-        with socket.socket(socket.AF_UNIX) as admin:
-            admin.connect(str(self.socket))
-            admin.sendall(b"show stat\n")
-            text = b""
-            while chunk := admin.recv(65536):
-                text += chunk
-        rows = [line.split(",") for line in text.decode().splitlines() if line and not line.startswith("#")]
+        rows = [line.split(",") for line in self.command("show stat").splitlines()
+                if line and not line.startswith("#")]
         return {row[1]: row[17] for row in rows if row[0] == backend and row[1] not in ("FRONTEND", "BACKEND")}
-
-
-class Server:
-    """One kings-corner process whose pool and `LISTEN` go through HAProxy to the leader."""
-
-    def __init__(self, index, port, binary, workdir, database_url):
-        self.index = index
-        self.port = port
-        self.log_path = workdir / f"server-{index}.log"
-        self.log = open(self.log_path, "ab")
-        environment = dict(
-            os.environ,
-            DATABASE_URL=database_url,
-            DATABASE_MAX_CONNECTIONS="20",
-            # A request waits at most this long for a connection, and a statement at most
-            # this long, before the client hears 503 and retries (docs/scaling.md).
-            DATABASE_TIMEOUT_SECONDS="5",
-            STATEMENT_TIMEOUT_SECONDS="5",
-            BIND_ADDRESS=f"127.0.0.1:{self.port}",
-            LOG_LEVEL="warn",
-            KEY_ENCRYPTION_KEY=KEY_ENCRYPTION_KEY,
-            REGISTRATIONS_PER_MINUTE="10000",
-            LOGIN_ATTEMPTS_PER_MINUTE="10000",
-            WEBHOOK_ALLOWED_NETWORKS="127.0.0.1/32",
-        )
-        self.process = subprocess.Popen([str(binary)], env=environment, stdout=self.log, stderr=self.log)
-        atexit.register(self.stop)
-        wait_until(f"server {index}", lambda: request(self.port, "GET", "/readyz")[0] == 200, 60)
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait()
 
 
 class Leader:
@@ -493,7 +423,11 @@ def main():
     database_url = f"postgres://postgres@127.0.0.1:{balancer.pg_port}/kc"
     subprocess.run([str(binary), "migrate"], env=dict(os.environ, DATABASE_URL=database_url, LOG_LEVEL="warn"),
                    check=True)
-    servers = [Server(index, port, binary, workdir, database_url) for index, port in enumerate(server_ports)]
+    # A request waits at most this long for a connection, and a statement at most this long,
+    # before the client hears 503 and retries (README, "A primary and a synchronous standby").
+    database = {"DATABASE_URL": database_url, "DATABASE_TIMEOUT_SECONDS": "5", "STATEMENT_TIMEOUT_SECONDS": "5"}
+    servers = [deployment.Server(index, binary, workdir, database, "127.0.0.1/32", port=port)
+               for index, port in enumerate(server_ports)]
     wait_for("the servers behind HAProxy", lambda: request(balancer.port, "GET", "/readyz")[0] == 200, 30)
     log(f"etcd :{etcd.client_port}; {', '.join(f'{n.name} :{n.pg_port} (REST :{n.rest_port})' for n in nodes)}; "
         f"HAProxy :{balancer.pg_port} (PostgreSQL) :{balancer.port} (API); servers "
@@ -506,18 +440,7 @@ def main():
     receiver = Receiver()
     ledger = Ledger()
     stop = threading.Event()
-    ready = threading.Barrier(arguments.matches + 1)
-    tables = [
-        threading.Thread(target=deployment.table,
-                         args=(balancer.port, receiver.port, ledger, number, stop, ready), daemon=True)
-        for number in range(arguments.matches)
-    ]
-    for thread in tables:
-        thread.start()
-    try:
-        ready.wait()
-    except threading.BrokenBarrierError:
-        raise SystemExit(f"FAILED: a table could not be set up: {ledger.failures[:3]}")
+    tables = deployment.seat_tables(balancer.port, receiver.port, ledger, arguments.matches, stop)
     log(f"{arguments.matches} tables seated; the leader is lost in 10 s")
     events, moments, fault_failures, done = [], [], [], threading.Event()
     started = time.monotonic()
