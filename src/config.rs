@@ -227,6 +227,27 @@ pub struct Settings {
     #[arg(long, env = "WEB_CLIENT", default_value_t = true, action = clap::ArgAction::Set)]
     pub web_client: bool,
 
+    /// The SMTP server letters go through: `smtp://host:25` (no TLS: a relay on the same
+    /// host), `smtp://user:password@host:587?tls=required` (STARTTLS), or
+    /// `smtps://user:password@host:465` (implicit TLS). Unset: no mail at all (everything else
+    /// works; email settings answer `mail_unavailable`). Never logged.
+    #[arg(long, env = "SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+
+    /// A PEM file of certificates to trust for the SMTP server, beside the public roots (a
+    /// private certificate authority, or a test's).
+    #[arg(long, env = "SMTP_CA_FILE")]
+    pub smtp_ca_file: Option<std::path::PathBuf>,
+
+    /// The `From:` of every letter: `Kings Corner <kings@example.com>`.
+    #[arg(long, env = "MAIL_FROM")]
+    pub mail_from: Option<String>,
+
+    /// The public base URL of this server, for the links in letters and push messages:
+    /// `https://kings.example.com` (the web client is at `/play` under it).
+    #[arg(long, env = "PUBLIC_URL", value_parser = parse_public_url)]
+    pub public_url: Option<url::Url>,
+
     /// Match states kept in memory (each a few kilobytes).
     #[arg(long, env = "MATCH_CACHE_CAPACITY", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub match_cache_capacity: u64,
@@ -446,8 +467,30 @@ impl Settings {
         {
             return Err("KEY_ENCRYPTION_KEY must be at least 32 bytes long".to_owned());
         }
+        let mail = [
+            self.smtp_url.is_some(),
+            self.mail_from.is_some(),
+            self.public_url.is_some(),
+        ];
+        if mail.contains(&true) && mail.contains(&false) {
+            return Err(
+                "mail needs all of SMTP_URL, MAIL_FROM and PUBLIC_URL (or none of them)".to_owned(),
+            );
+        }
         Ok(())
     }
+}
+
+/// `PUBLIC_URL`: an absolute http(s) URL with no query or fragment.
+fn parse_public_url(text: &str) -> Result<url::Url, String> {
+    let url = url::Url::parse(text).map_err(|error| format!("`{text}` is not a URL: {error}"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err("PUBLIC_URL is an http:// or https:// URL with a host".to_owned());
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err("PUBLIC_URL has no query or fragment".to_owned());
+    }
+    Ok(url)
 }
 
 /// A `--now` moment: RFC 3339, as Unix seconds.

@@ -52,6 +52,11 @@ const RELAY_LAG: &str = "kings_corner_notification_relay_lag_seconds";
 const OUTBOX_PENDING: &str = "kings_corner_webhook_outbox_pending";
 const OUTBOX_OLDEST: &str = "kings_corner_webhook_outbox_oldest_pending_seconds";
 const DELIVERIES: &str = "kings_corner_webhook_deliveries_total";
+const MAIL_WAITING: &str = "kings_corner_mail_outbox_pending";
+const MAIL_OLDEST: &str = "kings_corner_mail_outbox_oldest_pending_seconds";
+const MAIL_SENT: &str = "kings_corner_mail_attempts_total";
+const ALERTS_WAITING: &str = "kings_corner_alerts_pending";
+const PUSHES: &str = "kings_corner_push_attempts_total";
 const BOT_TURNS_WAITING: &str = "kings_corner_bot_turns_waiting";
 const BOT_LAG: &str = "kings_corner_bot_queue_lag_seconds";
 const BOT_DECISION_SECONDS: &str = "kings_corner_bot_decision_duration_seconds";
@@ -236,6 +241,31 @@ fn describe() {
         "Webhook delivery attempts, by outcome (delivered, failed, given_up)"
     );
     describe_gauge!(
+        MAIL_WAITING,
+        Count,
+        "Letters in the mail outbox not yet sent nor given up"
+    );
+    describe_gauge!(
+        MAIL_OLDEST,
+        Seconds,
+        "Age of the oldest letter waiting in the mail outbox (0: none waiting)"
+    );
+    describe_counter!(
+        MAIL_SENT,
+        Count,
+        "Attempts to send a letter, by outcome (sent, retried, failed)"
+    );
+    describe_gauge!(
+        ALERTS_WAITING,
+        Count,
+        "Notifications waiting for a player's digest or the end of their quiet hours, by channel"
+    );
+    describe_counter!(
+        PUSHES,
+        Count,
+        "Web Push messages attempted, by outcome (sent, retried, failed, gone)"
+    );
+    describe_gauge!(
         BOT_TURNS_WAITING,
         Count,
         "Matches waiting for a bot to move"
@@ -292,6 +322,12 @@ fn started() {
     }
     for outcome in ["delivered", "failed", "given_up"] {
         counter!(DELIVERIES, "outcome" => outcome).absolute(0);
+    }
+    for outcome in ["sent", "retried", "failed"] {
+        counter!(MAIL_SENT, "outcome" => outcome).absolute(0);
+    }
+    for outcome in ["sent", "retried", "failed", "gone"] {
+        counter!(PUSHES, "outcome" => outcome).absolute(0);
     }
     counter!(HELD_REFUSED).absolute(0);
     counter!(IN_FLIGHT_REFUSED).absolute(0);
@@ -436,6 +472,51 @@ pub fn delivery_attempted(outcome: Delivery) {
     counter!(DELIVERIES, "outcome" => outcome).increment(1);
 }
 
+/// What became of an attempt to send a letter.
+#[derive(Clone, Copy, Debug)]
+pub enum MailOutcome {
+    /// The SMTP server took it.
+    Sent,
+    /// It refused for now, or could not be reached: tried again later.
+    Retried,
+    /// It refused for good, or for too long: given up.
+    Failed,
+}
+
+/// A letter's attempt.
+pub fn mail_sent(outcome: MailOutcome) {
+    let outcome = match outcome {
+        MailOutcome::Sent => "sent",
+        MailOutcome::Retried => "retried",
+        MailOutcome::Failed => "failed",
+    };
+    counter!(MAIL_SENT, "outcome" => outcome).increment(1);
+}
+
+/// What became of a Web Push message.
+#[derive(Clone, Copy, Debug)]
+pub enum PushOutcome {
+    /// The push service took it.
+    Sent,
+    /// It failed for now: tried again later.
+    Retried,
+    /// It failed for good.
+    Failed,
+    /// The push service says the subscription is gone (404, 410): it was removed.
+    Gone,
+}
+
+/// A push message's attempt.
+pub fn push_sent(outcome: PushOutcome) {
+    let outcome = match outcome {
+        PushOutcome::Sent => "sent",
+        PushOutcome::Retried => "retried",
+        PushOutcome::Failed => "failed",
+        PushOutcome::Gone => "gone",
+    };
+    counter!(PUSHES, "outcome" => outcome).increment(1);
+}
+
 /// A bot of `level` chose an action in `took`.
 pub fn bot_decided(level: &'static str, took: Duration) {
     histogram!(BOT_DECISION_SECONDS, "level" => level).record(took.as_secs_f64());
@@ -484,6 +565,14 @@ pub struct Backlog {
     pub clock_lag: i64,
     /// Matches marked for the vacation round (`matches/vacations.rs`), not yet looked at.
     pub vacations_due: i64,
+    /// Letters waiting in the mail outbox.
+    pub mail_waiting: i64,
+    /// How long the oldest of them has waited.
+    pub mail_oldest: i64,
+    /// Notifications waiting for a digest or quiet hours to end: by email.
+    pub email_alerts: i64,
+    /// The same, by push.
+    pub push_alerts: i64,
 }
 
 /// Sets the gauges of a scrape.
@@ -514,4 +603,8 @@ pub fn observe(snapshot: &Snapshot) {
     gauge!(CLOCKS_DUE).set(backlog.clocks_due as f64);
     gauge!(CLOCK_LAG).set(backlog.clock_lag as f64);
     gauge!(VACATIONS_DUE).set(backlog.vacations_due as f64);
+    gauge!(MAIL_WAITING).set(backlog.mail_waiting as f64);
+    gauge!(MAIL_OLDEST).set(backlog.mail_oldest as f64);
+    gauge!(ALERTS_WAITING, "channel" => "email").set(backlog.email_alerts as f64);
+    gauge!(ALERTS_WAITING, "channel" => "push").set(backlog.push_alerts as f64);
 }

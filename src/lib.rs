@@ -25,6 +25,8 @@
 //!   notification) to the waiting readers of this process and, on PostgreSQL, of the others;
 //!   [`follow`]: reading a numbered log (a match's, an account's notifications) by page,
 //!   long-poll or stream, once for both.
+//! - [`mail`]: letters (verification, reset, alerts) and the outbox every process sends them
+//!   from over SMTP, with leases.
 //! - [`notifications`]: the notification service: each account's stream of what concerns it
 //!   (written by the other services with their changes), its relay, and signed webhooks.
 //! - [`matches`]: the match service: who may see and do what, the current state behind a
@@ -61,6 +63,7 @@ pub mod follow;
 pub mod http;
 pub mod instruments;
 pub mod live;
+pub mod mail;
 pub mod matches;
 pub mod model;
 pub mod notifications;

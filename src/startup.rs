@@ -23,6 +23,7 @@ use crate::http::held::HeldConnections;
 use crate::http::in_flight::InFlight;
 use crate::http::request_log::RequestLog;
 use crate::live::Notifier;
+use crate::mail::{Mail, MailSettings};
 use crate::matches::Matches;
 use crate::notifications::webhooks::{AllowedNetworks, WebhookSettings};
 use crate::notifications::{NotificationSettings, Notifications};
@@ -30,6 +31,14 @@ use crate::process;
 use crate::store::{Backend, Db};
 
 const MINUTE: Duration = Duration::from_secs(60);
+const HOUR: Duration = Duration::from_secs(3600);
+
+/// Letters an account's own requests may send in an hour (verification and reset links), per
+/// account and per address: enough for typos and a lost letter, too few to mail-bomb anyone.
+const LETTERS_PER_HOUR: u32 = 5;
+
+/// Requests for a reset link in an hour, per client address and per address or username.
+const RESETS_PER_HOUR: u32 = 10;
 
 /// A built server, bound and ready to run.
 pub struct Application {
@@ -93,6 +102,13 @@ impl Application {
         }
         .waiting_at_most(longest_hold)
         .catching_up(db.clone());
+        let mail = Mail::new(MailSettings {
+            smtp_url: settings.smtp_url.clone(),
+            from: settings.mail_from.clone(),
+            public_url: settings.public_url.clone(),
+            smtp_ca_file: settings.smtp_ca_file.clone(),
+        });
+        mail.start(db.clone(), clock.clone())?;
         let notifications = web::Data::new(Notifications::new(
             db.clone(),
             notifier.clone(),
@@ -128,8 +144,11 @@ impl Application {
             Limits {
                 logins: RateLimiter::new(settings.login_attempts_per_minute, MINUTE),
                 registrations: RateLimiter::new(settings.registrations_per_minute, MINUTE),
+                letters: RateLimiter::new(LETTERS_PER_HOUR, HOUR),
+                resets: RateLimiter::new(RESETS_PER_HOUR, HOUR),
             },
             clock.clone(),
+            mail.clone(),
         ));
         let address = listener.local_addr()?;
         let api = http::openapi();

@@ -61,6 +61,22 @@ pub enum AccountError {
     /// No such personal access token among the caller's.
     #[error("You have no such token.")]
     TokenNotFound,
+    /// An email address of the wrong shape.
+    #[error("{0}")]
+    InvalidEmail(crate::mail::BadAddress),
+    /// The server sends no mail: its operator has not configured it.
+    #[error("This server sends no email (its operator has not set SMTP_URL, MAIL_FROM and PUBLIC_URL).")]
+    MailUnavailable,
+    /// The account has no address to verify.
+    #[error("This account has no email address: set one with PUT /v1/me/email.")]
+    NoEmail,
+    /// A token from a letter that is unknown, spent, expired, or for an address the account
+    /// no longer has.
+    #[error("This link is unknown, used already or expired, or its address is no longer the account's: ask for a new one.")]
+    InvalidEmailToken,
+    /// A reset request naming neither an address nor a username, or both.
+    #[error("Give either `email` or `username`.")]
+    InvalidResetRequest,
     /// A stored value that cannot be read back.
     #[error("a stored value is corrupt: {0}")]
     Corrupt(String),
@@ -91,6 +107,11 @@ impl AccountError {
             AccountError::InvalidTokenRequest { .. } => "invalid_token_request",
             AccountError::TooManyTokens(_) => "too_many_tokens",
             AccountError::TokenNotFound => "not_found",
+            AccountError::InvalidEmail(_) => "invalid_email",
+            AccountError::MailUnavailable => "mail_unavailable",
+            AccountError::NoEmail => "no_email",
+            AccountError::InvalidEmailToken => "invalid_email_token",
+            AccountError::InvalidResetRequest => "invalid_body",
             AccountError::Store(store) if store.is_unavailable() => "service_unavailable",
             AccountError::Store(_) | AccountError::Hashing(_) | AccountError::Corrupt(_) => {
                 "internal_error"
@@ -104,6 +125,7 @@ impl AccountError {
             AccountError::InvalidUsername => Some("username"),
             AccountError::WeakPassword => Some("password"),
             AccountError::InvalidTokenRequest { field, .. } => Some(field),
+            AccountError::InvalidEmail(_) => Some("email"),
             _ => None,
         }
     }

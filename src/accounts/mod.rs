@@ -7,11 +7,16 @@
 //! - [`sessions`]: login, refresh and logout, and the [`TokenPair`] they answer with;
 //! - [`personal_tokens`]: long-lived, scoped tokens for bots and integrations;
 //! - [`stream_tickets`]: single-use tickets that open a stream from a browser;
-//! - `liveness`: whether the account behind a valid access token still exists;
+//! - [`email`]: the account's address and its verification;
+//! - [`password_reset`]: a new password by a link mailed to that address;
+//! - `liveness`: whether the account behind a valid access token still exists (and was not
+//!   signed out by a reset since it was issued);
 //! - [`error`] holds [`AccountError`].
 
+pub mod email;
 pub mod error;
 mod liveness;
+pub mod password_reset;
 pub mod personal_tokens;
 pub mod sessions;
 pub mod stream_tickets;
@@ -24,12 +29,16 @@ use std::sync::Arc;
 
 use crate::auth::{Passwords, RateLimiter, Scopes, TokenKeys, personal};
 use crate::clock::Clock;
+use crate::mail::Mail;
 use crate::store::accounts::Account;
 use crate::store::{Db, StoreError};
+pub use email::{EmailTokenRequest, EmailView, NewEmail, RemoveEmail};
 pub use error::AccountError;
+pub use password_reset::{NewPassword, ResetRequest, ResetRequested};
 pub use personal_tokens::{CreatedToken, NewToken, TokenList, TokenView};
 pub use sessions::{Login, RefreshRequest, TokenPair};
 pub use stream_tickets::StreamTicket;
+use liveness::Standing;
 
 /// Who a request speaks for, and what it may do.
 #[derive(Clone, Debug)]
@@ -67,7 +76,7 @@ pub struct NewAccount {
 
 /// An account as its owner sees it.
 #[derive(Serialize, ToSchema)]
-#[schema(example = json!({"id": "0b6f7c1e-8a8e-4c35-9a55-3c1f3f0b9d11", "username": "maya", "created_at": "2026-11-18T11:06:40Z"}))]
+#[schema(example = json!({"id": "0b6f7c1e-8a8e-4c35-9a55-3c1f3f0b9d11", "username": "maya", "created_at": "2026-11-18T11:06:40Z", "email": null}))]
 pub struct AccountView {
     /// The account's id (a UUID): the `sub` of its access tokens.
     #[schema(format = Uuid)]
@@ -78,6 +87,9 @@ pub struct AccountView {
     #[serde(with = "crate::clock::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
+    /// The account's email address, shown to its owner only; `null` when none is set
+    /// (`PUT /v1/me/email`).
+    pub email: Option<EmailView>,
 }
 
 impl From<Account> for AccountView {
@@ -86,6 +98,7 @@ impl From<Account> for AccountView {
             id: account.id,
             username: account.username,
             created_at: account.created_at,
+            email: None,
         }
     }
 }
@@ -102,6 +115,8 @@ pub struct Accounts {
     personal: personal_tokens::Remembered,
     /// The time accounts and their tokens go by (the same clock as the matches').
     clock: Arc<dyn Clock>,
+    /// The outbox's handle: verification and reset letters.
+    mail: Mail,
 }
 
 /// How often a client may try what costs a password hash.
@@ -111,6 +126,11 @@ pub struct Limits {
     pub logins: RateLimiter,
     /// Registrations, per client address.
     pub registrations: RateLimiter,
+    /// Letters an account's requests send (verification links, reset links), per account
+    /// and per address, hourly.
+    pub letters: RateLimiter,
+    /// Requests for a reset link, per client address and per address or username asked for.
+    pub resets: RateLimiter,
 }
 
 impl Accounts {
@@ -123,9 +143,11 @@ impl Accounts {
         passwords: Passwords,
         limits: Limits,
         clock: Arc<dyn Clock>,
+        mail: Mail,
     ) -> Accounts {
         Accounts {
             clock,
+            mail,
             db,
             keys,
             refresh_ttl_seconds: refresh_ttl_seconds as i64,
@@ -139,32 +161,42 @@ impl Accounts {
     /// Who a bearer token (an access token or a personal access token) speaks for and what it
     /// may do, if the token is valid and its account still exists.
     pub async fn authenticate(&self, bearer: &str) -> Result<Credentials, AccountError> {
-        let credentials = if personal::is_personal(bearer) {
-            self.authenticate_personal(bearer).await?
+        let (credentials, issued_at) = if personal::is_personal(bearer) {
+            (self.authenticate_personal(bearer).await?, None)
         } else {
-            Credentials {
-                account_id: self.keys.verify(bearer).ok_or(AccountError::InvalidToken)?,
+            let (account_id, issued_at) = self
+                .keys
+                .verify_issued(bearer)
+                .ok_or(AccountError::InvalidToken)?;
+            let credentials = Credentials {
+                account_id,
                 scopes: Scopes::all(),
                 token_id: None,
-            }
+            };
+            (credentials, Some(issued_at))
         };
-        self.check_alive(&credentials.account_id).await?;
+        self.check_alive(&credentials.account_id, issued_at).await?;
         Ok(credentials)
     }
 
-    /// Whether an account still exists (deleted accounts' tokens stop working).
-    async fn check_alive(&self, account_id: &str) -> Result<(), AccountError> {
-        match self.liveness.known(account_id) {
-            Some(true) => Ok(()),
-            Some(false) => Err(AccountError::AccountNotFound),
+    /// Whether an account still exists (deleted accounts' tokens stop working) and, for an
+    /// access token issued at `issued_at`, whether a password reset since refused it.
+    async fn check_alive(&self, account_id: &str, issued_at: Option<i64>) -> Result<(), AccountError> {
+        let standing = match self.liveness.known(account_id, issued_at) {
+            Some(standing) => standing,
             None => {
-                self.db
-                    .account_by_id(account_id)
+                let valid_from = self
+                    .db
+                    .tokens_valid_from(account_id)
                     .await?
                     .ok_or(AccountError::AccountNotFound)?;
-                self.liveness.found_alive(account_id);
-                Ok(())
+                self.liveness.found_alive(account_id, valid_from, issued_at)
             }
+        };
+        match standing {
+            Standing::Good => Ok(()),
+            Standing::Refused => Err(AccountError::InvalidToken),
+            Standing::Deleted => Err(AccountError::AccountNotFound),
         }
     }
 
@@ -240,14 +272,20 @@ impl Accounts {
         }
     }
 
-    /// The caller's account.
+    /// The caller's account, with its address.
     pub async fn profile(&self, account_id: &str) -> Result<AccountView, AccountError> {
-        let account = self
-            .db
+        let account = self.account(account_id).await?;
+        let mut view = AccountView::from(account);
+        view.email = self.email(account_id).await?;
+        Ok(view)
+    }
+
+    /// The living account with this id.
+    async fn account(&self, account_id: &str) -> Result<Account, AccountError> {
+        self.db
             .account_by_id(account_id)
             .await?
-            .ok_or(AccountError::AccountNotFound)?;
-        Ok(account.into())
+            .ok_or(AccountError::AccountNotFound)
     }
 }
 

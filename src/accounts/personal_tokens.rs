@@ -157,6 +157,15 @@ impl Remembered {
             .insert(token.token_hash.clone(), (token, Instant::now()));
     }
 
+    /// Forgets every token of an account (a password reset deleted them).
+    pub(super) fn forget_account(&self, account_id: &str) {
+        let mut memory = self.memory();
+        memory.revocations += 1;
+        memory
+            .tokens
+            .retain(|_, (token, _)| token.account_id != account_id);
+    }
+
     fn forget(&self, id: &str) {
         let mut memory = self.memory();
         memory.revocations += 1;

@@ -144,12 +144,18 @@ impl TokenKeys {
 
     /// The account id of a valid access token; `None` for anything else.
     pub fn verify(&self, token: &str) -> Option<String> {
+        self.verify_issued(token).map(|(account_id, _)| account_id)
+    }
+
+    /// [`Self::verify`], with when the token was issued (its `iat`): a password reset refuses
+    /// the account's tokens issued before it.
+    pub fn verify_issued(&self, token: &str) -> Option<(String, i64)> {
         self.verify_at(token, jsonwebtoken::get_current_timestamp())
     }
 
     /// [`Self::verify`] with the kept tokens' expiry judged at `now` (Unix seconds; a token
     /// seen for the first time is judged by `jsonwebtoken` at the system's time).
-    fn verify_at(&self, token: &str, now: u64) -> Option<String> {
+    fn verify_at(&self, token: &str, now: u64) -> Option<(String, i64)> {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         if let Some(kept) = self.verified.account(&digest, now) {
             // Expired, it stays expired: its `exp` is signed.
@@ -157,7 +163,7 @@ impl TokenKeys {
         }
         let claims = self.check_signature_and_claims(token)?;
         self.verified.keep(digest, &claims);
-        Some(claims.sub)
+        Some((claims.sub, claims.iat))
     }
 
     /// The whole check of a token: its header, signature, and every claim.
@@ -185,17 +191,17 @@ impl TokenKeys {
 /// list starts again, empty (its tokens are verified again as they come).
 #[derive(Default)]
 struct VerifiedTokens {
-    accounts: Mutex<HashMap<[u8; 32], (String, i64)>>,
+    accounts: Mutex<HashMap<[u8; 32], (String, i64, i64)>>,
 }
 
 impl VerifiedTokens {
     /// A kept token's account, `Some(None)` once it has expired at `now`; `None` for a token
     /// not kept.
-    fn account(&self, digest: &[u8; 32], now: u64) -> Option<Option<String>> {
+    fn account(&self, digest: &[u8; 32], now: u64) -> Option<Option<(String, i64)>> {
         let accounts = self.accounts.lock().expect("verified tokens lock");
-        let (account_id, expires) = accounts.get(digest)?;
+        let (account_id, expires, issued) = accounts.get(digest)?;
         // The same test as jsonwebtoken's: expired once `exp` is more than the leeway ago.
-        Some((*expires + LEEWAY_SECONDS as i64 >= now as i64).then(|| account_id.clone()))
+        Some((*expires + LEEWAY_SECONDS as i64 >= now as i64).then(|| (account_id.clone(), *issued)))
     }
 
     fn keep(&self, digest: [u8; 32], claims: &Claims) {
@@ -203,7 +209,7 @@ impl VerifiedTokens {
         if accounts.len() >= MOST_VERIFIED {
             accounts.clear();
         }
-        accounts.insert(digest, (claims.sub.clone(), claims.exp));
+        accounts.insert(digest, (claims.sub.clone(), claims.exp, claims.iat));
     }
 
     #[cfg(test)]
@@ -235,12 +241,12 @@ mod tests {
         let keys = keys();
         let now = jsonwebtoken::get_current_timestamp();
         let token = keys.issue("ada", now as i64);
-        assert_eq!(keys.verify_at(&token, now).as_deref(), Some("ada"));
+        assert_eq!(keys.verify_at(&token, now).map(|(id, _)| id).as_deref(), Some("ada"));
         assert_eq!(keys.verified.len(), 1, "the verified token is kept");
-        assert_eq!(keys.verify_at(&token, now).as_deref(), Some("ada"));
+        assert_eq!(keys.verify_at(&token, now).map(|(id, _)| id).as_deref(), Some("ada"));
         let expires = now + 900;
         assert_eq!(
-            keys.verify_at(&token, expires + LEEWAY_SECONDS).as_deref(),
+            keys.verify_at(&token, expires + LEEWAY_SECONDS).map(|(id, _)| id).as_deref(),
             Some("ada"),
             "within the leeway"
         );

@@ -240,6 +240,11 @@ impl From<AccountError> for ApiError {
             AccountError::InvalidTokenRequest { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AccountError::TooManyTokens(_) => StatusCode::CONFLICT,
             AccountError::TokenNotFound => StatusCode::NOT_FOUND,
+            AccountError::InvalidEmail(_) | AccountError::InvalidResetRequest => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            AccountError::InvalidEmailToken => StatusCode::BAD_REQUEST,
+            AccountError::MailUnavailable | AccountError::NoEmail => StatusCode::CONFLICT,
             AccountError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
             AccountError::Store(_) | AccountError::Hashing(_) | AccountError::Corrupt(_) => {
                 return match error {

@@ -8,6 +8,7 @@ pub mod authenticate;
 pub mod body;
 pub mod client;
 pub mod cors;
+pub mod email;
 pub mod error;
 pub mod extract;
 pub mod fallback;
@@ -46,6 +47,9 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(accounts::register)
         .service(accounts::me)
         .service(accounts::delete_me)
+        .service(email::set_email)
+        .service(email::remove_email)
+        .service(email::resend_verification)
         .service(tokens::create_token)
         .service(tokens::list_tokens)
         .service(tokens::revoke_token)
@@ -70,6 +74,9 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(auth::login)
         .service(auth::refresh_tokens)
         .service(auth::logout)
+        .service(email::verify_email)
+        .service(email::request_password_reset)
+        .service(email::reset_password)
         .service(rules::rules_catalog)
         .service(rules::rule_book)
         .configure(matches::configure);

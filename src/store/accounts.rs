@@ -83,7 +83,9 @@ impl Db {
             let mut transaction = self.begin_write().await?;
             query(
                 "UPDATE accounts SET username = $3, username_key = $3 || ':' || id, \
-                 password_hash = '', deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL",
+                 password_hash = '', deleted_at = $2, email = NULL, email_verified_at = NULL, \
+                 email_stopped_at = NULL, email_stopped_reason = NULL \
+                 WHERE id = $1 AND deleted_at IS NULL",
             )
             .bind(id)
             .bind(now)
@@ -91,7 +93,8 @@ impl Db {
             .execute(&mut *transaction)
             .await?;
             // Its tokens and stream tickets, webhooks (their deliveries with them),
-            // notifications, invitations and seeks go too.
+            // notifications, invitations and seeks go too; so do its address's tokens, its
+            // unsent letters and its alert settings and queues.
             for table in [
                 "stream_tickets",
                 "refresh_tokens",
@@ -100,6 +103,12 @@ impl Db {
                 "notifications",
                 "match_invitations",
                 "seeks",
+                "email_tokens",
+                "outgoing_mail",
+                "alert_settings",
+                "pending_alerts",
+                "alert_queues",
+                "unsubscribe_tokens",
             ] {
                 query(&format!("DELETE FROM {table} WHERE account_id = $1"))
                     .bind(id)

@@ -1,7 +1,7 @@
 //! What background work waits in the database, for the metrics: how many pieces of each kind and
 //! how long the oldest has waited. One statement, each part on an index the work itself uses
 //! (`notifications_to_relay`, `webhook_deliveries_pending`, the lease columns' due order,
-//! `matches_vacation_due`).
+//! `matches_vacation_due`, `outgoing_mail_due`).
 
 use sqlx::Row;
 
@@ -25,7 +25,12 @@ const BACKLOG: &str = "SELECT * FROM \
                      ELSE remind_at END) AS clocks_since \
        FROM matches WHERE status = 'playing' AND \
        ((on_timeout IN ('forfeit', 'bot') AND deadline <= $1) OR remind_at <= $1)) AS clocks, \
-    (SELECT COUNT(*) AS vacations FROM matches WHERE vacation_due IS NOT NULL) AS vacations";
+    (SELECT COUNT(*) AS vacations FROM matches WHERE vacation_due IS NOT NULL) AS vacations, \
+    (SELECT COUNT(*) AS mail, MIN(created_at) AS mail_since \
+       FROM outgoing_mail WHERE next_attempt_at IS NOT NULL) AS mail, \
+    (SELECT COUNT(CASE WHEN channel = 'email' THEN 1 END) AS email_alerts, \
+            COUNT(CASE WHEN channel = 'push' THEN 1 END) AS push_alerts \
+       FROM pending_alerts) AS alerts";
 
 impl Db {
     /// The background work waiting at `now`.
@@ -47,6 +52,10 @@ impl Db {
             clocks_due: row.try_get("clocks")?,
             clock_lag: age("clocks_since")?,
             vacations_due: row.try_get("vacations")?,
+            mail_waiting: row.try_get("mail")?,
+            mail_oldest: age("mail_since")?,
+            email_alerts: row.try_get("email_alerts")?,
+            push_alerts: row.try_get("push_alerts")?,
         })
     }
 }

@@ -19,6 +19,8 @@
 //! - [`notifications`]: each account's stream, and the relay that numbers it;
 //! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries;
 //!   [`stream_tickets`]: single-use tickets that open a stream from a browser;
+//! - [`mail`]: an account's address, the tokens mailed to it, and the outbox of letters;
+//!   [`alerts`]: what an account wants to be told away from the table, and the alerts waiting;
 //! - [`work`]: background work on matches (clocks, bot turns) shared by processes with leases;
 //!   `topics`: the newest versions of many matches and accounts at once (the notifier's catch-up);
 //!   `backlog`: how much of each kind of background work waits, for the metrics;
@@ -32,6 +34,7 @@ mod backlog;
 mod error;
 pub mod invitations;
 mod listing;
+pub mod mail;
 mod matches;
 pub mod notifications;
 pub mod personal_tokens;

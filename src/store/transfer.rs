@@ -39,6 +39,12 @@ pub const COPIED_TABLES: &[&str] = &[
     "webhook_kinds",
     "webhook_deliveries",
     "webhook_attempts",
+    "email_tokens",
+    "outgoing_mail",
+    "alert_settings",
+    "pending_alerts",
+    "alert_queues",
+    "unsubscribe_tokens",
 ];
 
 /// The copy's own record in the target: per table, the source's row count and digest when the
