@@ -115,6 +115,7 @@ impl Application {
             clock.clone(),
             notification_settings(&settings),
             kek,
+            mail.clone(),
         ));
         notifications.start();
         let matches = web::Data::new(Matches::new(

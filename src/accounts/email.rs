@@ -90,7 +90,8 @@ impl Accounts {
         let previous = self.db.account_email(account_id).await?;
         let now = self.clock.now();
         let (token, new_token) = self.new_token("verify", &address, VERIFY_FOR_SECONDS);
-        let mut letters = vec![self.verification_letter(account_id, &account.username, &address, &token)];
+        let mut letters =
+            vec![self.verification_letter(account_id, &account.username, &address, &token)];
         if let Some(previous) = previous.filter(|previous| {
             previous.verified_at.is_some() && previous.email.to_lowercase() != address.key()
         }) {
@@ -102,7 +103,13 @@ impl Accounts {
             ));
         }
         self.db
-            .set_account_email(account_id, Some(address.as_str()), Some(&new_token), &letters, now)
+            .set_account_email(
+                account_id,
+                Some(address.as_str()),
+                Some(&new_token),
+                &letters,
+                now,
+            )
             .await?;
         self.mail.wake();
         Ok(EmailView {
@@ -114,7 +121,11 @@ impl Accounts {
     }
 
     /// Removes the caller's address once `password` is confirmed (a verified one is told).
-    pub async fn remove_email(&self, account_id: &str, password: String) -> Result<(), AccountError> {
+    pub async fn remove_email(
+        &self,
+        account_id: &str,
+        password: String,
+    ) -> Result<(), AccountError> {
         self.confirm_password(account_id, password).await?;
         let account = self.account(account_id).await?;
         let Some(previous) = self.db.account_email(account_id).await? else {
@@ -122,7 +133,12 @@ impl Accounts {
         };
         let mut letters = Vec::new();
         if previous.verified_at.is_some() && self.mail.configured() {
-            letters.push(self.email_changed_letter(account_id, &account.username, &previous.email, None));
+            letters.push(self.email_changed_letter(
+                account_id,
+                &account.username,
+                &previous.email,
+                None,
+            ));
         }
         self.db
             .set_account_email(account_id, None, None, &letters, self.clock.now())
@@ -165,7 +181,11 @@ impl Accounts {
 
     /// The caller's address, if any.
     pub async fn email(&self, account_id: &str) -> Result<Option<EmailView>, AccountError> {
-        Ok(self.db.account_email(account_id).await?.map(EmailView::from))
+        Ok(self
+            .db
+            .account_email(account_id)
+            .await?
+            .map(EmailView::from))
     }
 
     /// Refuses when the server sends no mail.
@@ -181,7 +201,10 @@ impl Accounts {
     fn limit_letters(&self, account_id: &str, address: &EmailAddress) -> Result<(), AccountError> {
         self.limits
             .letters
-            .check(&[&format!("account:{account_id}"), &format!("email:{}", address.key())])
+            .check(&[
+                &format!("account:{account_id}"),
+                &format!("email:{}", address.key()),
+            ])
             .map_err(|retry_after| AccountError::TooManyAttempts { retry_after })
     }
 
@@ -258,9 +281,7 @@ impl Accounts {
                 "The address of your Kings Corner account \"{username}\" was changed to {}.",
                 new.redacted()
             ),
-            None => format!(
-                "The address of your Kings Corner account \"{username}\" was removed."
-            ),
+            None => format!("The address of your Kings Corner account \"{username}\" was removed."),
         };
         let advice = "If you did this, there is nothing more to do. If you did not, someone who knows your password did: log in, change your password and set your address again.";
         Letter {
@@ -269,7 +290,10 @@ impl Accounts {
             recipient: old.to_owned(),
             purpose: Purpose::EmailChanged,
             subject: "Your Kings Corner address changed".to_owned(),
-            text: format!("Hello {username},\n\n{what}\n\n{advice}\n\nThis address ({}) receives no more mail from us.\n", redact(old)),
+            text: format!(
+                "Hello {username},\n\n{what}\n\n{advice}\n\nThis address ({}) receives no more mail from us.\n",
+                redact(old)
+            ),
             html: html_page(
                 "Your address changed",
                 &[

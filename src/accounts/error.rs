@@ -65,14 +65,18 @@ pub enum AccountError {
     #[error("{0}")]
     InvalidEmail(crate::mail::BadAddress),
     /// The server sends no mail: its operator has not configured it.
-    #[error("This server sends no email (its operator has not set SMTP_URL, MAIL_FROM and PUBLIC_URL).")]
+    #[error(
+        "This server sends no email (its operator has not set SMTP_URL, MAIL_FROM and PUBLIC_URL)."
+    )]
     MailUnavailable,
     /// The account has no address to verify.
     #[error("This account has no email address: set one with PUT /v1/me/email.")]
     NoEmail,
     /// A token from a letter that is unknown, spent, expired, or for an address the account
     /// no longer has.
-    #[error("This link is unknown, used already or expired, or its address is no longer the account's: ask for a new one.")]
+    #[error(
+        "This link is unknown, used already or expired, or its address is no longer the account's: ask for a new one."
+    )]
     InvalidEmailToken,
     /// A reset request naming neither an address nor a username, or both.
     #[error("Give either `email` or `username`.")]

@@ -34,11 +34,11 @@ use crate::store::accounts::Account;
 use crate::store::{Db, StoreError};
 pub use email::{EmailTokenRequest, EmailView, NewEmail, RemoveEmail};
 pub use error::AccountError;
+use liveness::Standing;
 pub use password_reset::{NewPassword, ResetRequest, ResetRequested};
 pub use personal_tokens::{CreatedToken, NewToken, TokenList, TokenView};
 pub use sessions::{Login, RefreshRequest, TokenPair};
 pub use stream_tickets::StreamTicket;
-use liveness::Standing;
 
 /// Who a request speaks for, and what it may do.
 #[derive(Clone, Debug)]
@@ -181,7 +181,11 @@ impl Accounts {
 
     /// Whether an account still exists (deleted accounts' tokens stop working) and, for an
     /// access token issued at `issued_at`, whether a password reset since refused it.
-    async fn check_alive(&self, account_id: &str, issued_at: Option<i64>) -> Result<(), AccountError> {
+    async fn check_alive(
+        &self,
+        account_id: &str,
+        issued_at: Option<i64>,
+    ) -> Result<(), AccountError> {
         let standing = match self.liveness.known(account_id, issued_at) {
             Some(standing) => standing,
             None => {

@@ -67,9 +67,9 @@ impl Accounts {
     ) -> Result<ResetRequested, AccountError> {
         self.require_mail()?;
         let wanted = match (request.email, request.username) {
-            (Some(email), None) => Wanted::Email(
-                EmailAddress::parse(&email).map_err(AccountError::InvalidEmail)?,
-            ),
+            (Some(email), None) => {
+                Wanted::Email(EmailAddress::parse(&email).map_err(AccountError::InvalidEmail)?)
+            }
             (None, Some(username)) if (1..=32).contains(&username.len()) => {
                 Wanted::Username(username)
             }
@@ -143,8 +143,13 @@ impl Accounts {
             .await
             .map_err(AccountError::Hashing)?;
         let now = self.clock.now();
-        let letter_for = |account_id: &str, email: &str| self.password_changed_letter(account_id, email);
-        match self.db.reset_password(&hash, &password_hash, now, letter_for).await? {
+        let letter_for =
+            |account_id: &str, email: &str| self.password_changed_letter(account_id, email);
+        match self
+            .db
+            .reset_password(&hash, &password_hash, now, letter_for)
+            .await?
+        {
             ResetOutcome::Reset { account_id } => {
                 self.liveness.tokens_refused_before(&account_id, now);
                 self.personal.forget_account(&account_id);
@@ -180,7 +185,8 @@ impl Accounts {
                 ),
                 html_link(&link, "Set a new password"),
                 "Setting it signs you out everywhere.".to_owned(),
-                "If you did not ask for this, ignore this letter: your password stays as it is.".to_owned(),
+                "If you did not ask for this, ignore this letter: your password stays as it is."
+                    .to_owned(),
             ],
         );
         Letter {

@@ -201,7 +201,9 @@ impl VerifiedTokens {
         let accounts = self.accounts.lock().expect("verified tokens lock");
         let (account_id, expires, issued) = accounts.get(digest)?;
         // The same test as jsonwebtoken's: expired once `exp` is more than the leeway ago.
-        Some((*expires + LEEWAY_SECONDS as i64 >= now as i64).then(|| (account_id.clone(), *issued)))
+        Some(
+            (*expires + LEEWAY_SECONDS as i64 >= now as i64).then(|| (account_id.clone(), *issued)),
+        )
     }
 
     fn keep(&self, digest: [u8; 32], claims: &Claims) {
@@ -241,12 +243,20 @@ mod tests {
         let keys = keys();
         let now = jsonwebtoken::get_current_timestamp();
         let token = keys.issue("ada", now as i64);
-        assert_eq!(keys.verify_at(&token, now).map(|(id, _)| id).as_deref(), Some("ada"));
+        assert_eq!(
+            keys.verify_at(&token, now).map(|(id, _)| id).as_deref(),
+            Some("ada")
+        );
         assert_eq!(keys.verified.len(), 1, "the verified token is kept");
-        assert_eq!(keys.verify_at(&token, now).map(|(id, _)| id).as_deref(), Some("ada"));
+        assert_eq!(
+            keys.verify_at(&token, now).map(|(id, _)| id).as_deref(),
+            Some("ada")
+        );
         let expires = now + 900;
         assert_eq!(
-            keys.verify_at(&token, expires + LEEWAY_SECONDS).map(|(id, _)| id).as_deref(),
+            keys.verify_at(&token, expires + LEEWAY_SECONDS)
+                .map(|(id, _)| id)
+                .as_deref(),
             Some("ada"),
             "within the leeway"
         );

@@ -264,11 +264,16 @@ impl From<AccountError> for ApiError {
 impl From<NotificationError> for ApiError {
     fn from(error: NotificationError) -> ApiError {
         let status = match &error {
-            NotificationError::InvalidQuery { .. } | NotificationError::InvalidWebhook { .. } => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            NotificationError::InvalidQuery { .. }
+            | NotificationError::InvalidWebhook { .. }
+            | NotificationError::InvalidAlertSettings { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             NotificationError::TooManyWebhooks(_) => StatusCode::CONFLICT,
-            NotificationError::WebhookNotFound => StatusCode::NOT_FOUND,
+            NotificationError::WebhookNotFound | NotificationError::UnknownUnsubscribeLink => {
+                StatusCode::NOT_FOUND
+            }
+            NotificationError::EmailNotVerified | NotificationError::MailUnavailable => {
+                StatusCode::CONFLICT
+            }
             NotificationError::Store(_) | NotificationError::Corrupt(_) => {
                 return match error {
                     NotificationError::Store(store) => store.into(),

@@ -3,6 +3,7 @@
 //! generated from the routes actually registered, and the web client's files ([`play`]).
 
 pub mod accounts;
+pub mod alerts;
 pub mod auth;
 pub mod authenticate;
 pub mod body;
@@ -65,6 +66,10 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(vacation::end_vacation)
         .service(notifications::get_notifications)
         .service(notifications::stream_notifications)
+        .service(alerts::get_alerts)
+        .service(alerts::put_alerts)
+        .service(alerts::unsubscribe)
+        .service(alerts::unsubscribe_page)
         .service(webhooks::create_webhook)
         .service(webhooks::list_webhooks)
         .service(webhooks::get_webhook)

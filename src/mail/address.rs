@@ -34,7 +34,9 @@ impl EmailAddress {
             ));
         }
         let Some((local, domain)) = text.rsplit_once('@') else {
-            return Err(BadAddress("An email address has the form name@example.com."));
+            return Err(BadAddress(
+                "An email address has the form name@example.com.",
+            ));
         };
         let local_allowed = |c: char| {
             !c.is_ascii() || c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~.".contains(c)

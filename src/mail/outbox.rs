@@ -87,7 +87,8 @@ impl Sender {
             async move { sender.deliver(letter).await }
         });
         renewing(futures_util::future::join_all(work), || {
-            self.db.renew_letters(&ids, self.clock.now() + LEASE_SECONDS)
+            self.db
+                .renew_letters(&ids, self.clock.now() + LEASE_SECONDS)
         })
         .await;
         Ok(taken)

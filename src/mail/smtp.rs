@@ -64,7 +64,10 @@ impl Transport {
             let host = parsed.host_str().unwrap_or_default().to_owned();
             let parameters = TlsParameters::builder(host)
                 .add_root_certificate(Certificate::from_pem(&pem).map_err(|error| {
-                    anyhow::anyhow!("SMTP_CA_FILE {} holds no certificate: {error}", path.display())
+                    anyhow::anyhow!(
+                        "SMTP_CA_FILE {} holds no certificate: {error}",
+                        path.display()
+                    )
                 })?)
                 .build_rustls()?;
             let tls = parsed

@@ -28,6 +28,27 @@ pub enum NotificationError {
     /// No such webhook among the caller's.
     #[error("You have no such webhook.")]
     WebhookNotFound,
+    /// Alert settings that cannot be stored as asked.
+    #[error("{detail}")]
+    InvalidAlertSettings {
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong, in words.
+        detail: String,
+    },
+    /// Alerts by email asked for without a verified address.
+    #[error(
+        "Alerts by email need a verified address: set one with PUT /v1/me/email and follow the link mailed to it."
+    )]
+    EmailNotVerified,
+    /// The server sends no mail.
+    #[error(
+        "This server sends no email (its operator has not set SMTP_URL, MAIL_FROM and PUBLIC_URL)."
+    )]
+    MailUnavailable,
+    /// An unsubscribe link that is unknown.
+    #[error("This unsubscribe link is unknown.")]
+    UnknownUnsubscribeLink,
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -45,6 +66,10 @@ impl NotificationError {
             NotificationError::InvalidWebhook { .. } => "invalid_webhook",
             NotificationError::TooManyWebhooks(_) => "too_many_webhooks",
             NotificationError::WebhookNotFound => "not_found",
+            NotificationError::InvalidAlertSettings { .. } => "invalid_alert_settings",
+            NotificationError::EmailNotVerified => "email_not_verified",
+            NotificationError::MailUnavailable => "mail_unavailable",
+            NotificationError::UnknownUnsubscribeLink => "not_found",
             NotificationError::Store(store) if store.is_unavailable() => "service_unavailable",
             NotificationError::Store(_) | NotificationError::Corrupt(_) => "internal_error",
         }
@@ -55,6 +80,7 @@ impl NotificationError {
         match self {
             NotificationError::InvalidQuery { parameter, .. } => Some(parameter),
             NotificationError::InvalidWebhook { field, .. } => Some(field),
+            NotificationError::InvalidAlertSettings { field, .. } => Some(field),
             _ => None,
         }
     }

@@ -10,10 +10,14 @@
 //! - [`notice`]: the types of notification and their fields;
 //! - `relay`: numbering, fan-out to webhooks, expiry;
 //! - [`webhooks`]: registration, signing, delivery, and the guard on where requests may go;
+//! - [`alerts`]: alerts by email away from the table (settings, digests, quiet hours,
+//!   unsubscribing), and [`presence`]: who is watching live, and so needs none;
 //! - [`error`] holds [`NotificationError`].
 
+pub mod alerts;
 pub mod error;
 pub mod notice;
+pub mod presence;
 mod relay;
 pub mod webhooks;
 
@@ -30,9 +34,11 @@ use crate::clock::Clock;
 use crate::follow::{self, Followed, NumberedLog};
 pub use crate::live::Wake;
 use crate::live::{Notifier, account_topic};
+use crate::mail::Mail;
 use crate::store::Db;
 pub use error::NotificationError;
 pub use notice::{Notice, Notification};
+use presence::Presence;
 use webhooks::{Deliverer, WebhookSettings};
 
 /// Most notifications in one page.
@@ -50,6 +56,9 @@ pub struct Notifications {
     deliveries: Wake,
     settings: NotificationSettings,
     kek: Option<Arc<KeyEncryptionKey>>,
+    alerts: Wake,
+    mail: Mail,
+    presence: Presence,
 }
 
 /// How long notifications are kept, and how webhooks are delivered.
@@ -93,8 +102,10 @@ impl Notifications {
         clock: Arc<dyn Clock>,
         settings: NotificationSettings,
         kek: Option<Arc<KeyEncryptionKey>>,
+        mail: Mail,
     ) -> Notifications {
         Notifications {
+            presence: Presence::new(db.clone(), clock.clone()),
             db,
             live,
             clock,
@@ -102,7 +113,14 @@ impl Notifications {
             deliveries: Wake::default(),
             settings,
             kek,
+            alerts: Wake::default(),
+            mail,
         }
+    }
+
+    /// Who is watching live in this process.
+    pub fn presence(&self) -> &Presence {
+        &self.presence
     }
 
     /// Wakes the relay: a writer of notifications calls it after its commit.
@@ -110,7 +128,8 @@ impl Notifications {
         self.relay.clone()
     }
 
-    /// Starts the relay and the webhook deliverer, for as long as the server runs.
+    /// Starts the relay, the webhook deliverer, the alerts' composer (when mail is configured)
+    /// and the renewal of who is watching, for as long as the server runs.
     pub fn start(&self) {
         relay::Relay {
             db: self.db.clone(),
@@ -118,9 +137,20 @@ impl Notifications {
             clock: self.clock.clone(),
             wake: self.relay.clone(),
             deliveries: self.deliveries.clone(),
+            alerts: self.alerts.clone(),
             retention_seconds: self.settings.retention_seconds,
         }
         .start();
+        self.presence.start();
+        if self.mail.configured() {
+            alerts::Composer {
+                db: self.db.clone(),
+                clock: self.clock.clone(),
+                wake: self.alerts.clone(),
+                mail: self.mail.clone(),
+            }
+            .start();
+        }
         Deliverer::new(
             self.db.clone(),
             self.clock.clone(),
@@ -185,12 +215,15 @@ impl Notifications {
             Some(after) => after,
             None => self.db.newest_notification(account_id).await?,
         };
+        let presence = self.presence.clone();
         let log = AccountLog {
             notifications: self,
             account_id: account_id.to_owned(),
             limit: MOST_PER_PAGE,
         };
-        Ok(follow::follow(log, after))
+        Ok(presence
+            .while_open(account_id, follow::follow(log, after))
+            .await)
     }
 }
 

@@ -215,6 +215,22 @@ pub struct SeatOut {
 }
 
 impl Notice {
+    /// The match it is about.
+    pub fn match_id(&self) -> &str {
+        match self {
+            Notice::YourTurn(notice) => &notice.match_id,
+            Notice::MatchStarted(notice) => &notice.match_id,
+            Notice::MatchFinished(notice) => &notice.match_id,
+            Notice::SeatJoined(notice) | Notice::SeatLeft(notice) => &notice.match_id,
+            Notice::Invited(notice) => &notice.match_id,
+            Notice::DeadlineNear(notice) => &notice.match_id,
+            Notice::SeatOut(notice) => &notice.match_id,
+            Notice::RematchOffered(notice) => &notice.match_id,
+            Notice::Nudged(notice) => &notice.match_id,
+            Notice::VacationStarted(notice) | Notice::VacationEnded(notice) => &notice.match_id,
+        }
+    }
+
     /// Its type's name (the serialised tag: one name, in one place).
     pub fn kind(&self) -> &'static str {
         let tagged = serde_json::to_value(self).expect("notices serialise");

@@ -1,5 +1,6 @@
 //! The relay: a background task in every server process that gives new notifications their
-//! places in their accounts' streams, writes the webhook deliveries they cause, and tells the
+//! places in their accounts' streams, writes the webhook deliveries and the alerts (email,
+//! push) they cause, and tells the
 //! waiting readers (here and, on PostgreSQL, in every other process).
 //!
 //! The writer of a notification wakes its own process's relay after its commit. Should the
@@ -34,6 +35,8 @@ pub(super) struct Relay {
     pub wake: Wake,
     /// Wakes the webhook deliverer when deliveries were written.
     pub deliveries: Wake,
+    /// Wakes the alerts' composer when alerts were written.
+    pub alerts: Wake,
     /// How long notifications are kept, in seconds.
     pub retention_seconds: i64,
 }
@@ -71,6 +74,9 @@ impl Relay {
                     }
                     if relayed.deliveries > 0 {
                         self.deliveries.wake();
+                    }
+                    if relayed.alerts > 0 {
+                        self.alerts.wake();
                     }
                     if relayed.notifications < BATCH as usize {
                         return;

@@ -160,10 +160,7 @@ impl Db {
                     .await
             })
             .await?;
-        Ok(rows
-            .iter()
-            .map(mail_from_row)
-            .collect::<Result<_, _>>()?)
+        Ok(rows.iter().map(mail_from_row).collect::<Result<_, _>>()?)
     }
 
     /// Extends this process's claims on these letters until `lease_until`.
@@ -189,7 +186,12 @@ impl Db {
     }
 
     /// Records a failed attempt and when to try again.
-    pub async fn letter_retry(&self, id: &str, retry_at: i64, error: &str) -> Result<(), StoreError> {
+    pub async fn letter_retry(
+        &self,
+        id: &str,
+        retry_at: i64,
+        error: &str,
+    ) -> Result<(), StoreError> {
         self.single(async |connection| {
             query(
                 "UPDATE outgoing_mail SET attempts = attempts + 1, next_attempt_at = $2, \
@@ -260,19 +262,20 @@ impl Db {
     pub async fn forget_letters(&self, before: i64) -> Result<u64, StoreError> {
         let deleted = self
             .single(async |connection| {
-                query(
-                    "DELETE FROM outgoing_mail WHERE next_attempt_at IS NULL AND created_at < $1",
-                )
-                .bind(before)
-                .execute(connection)
-                .await
+                query("DELETE FROM outgoing_mail WHERE next_attempt_at IS NULL AND created_at < $1")
+                    .bind(before)
+                    .execute(connection)
+                    .await
             })
             .await?;
         Ok(deleted.rows_affected())
     }
 
     /// The account's address, if it has one.
-    pub async fn account_email(&self, account_id: &str) -> Result<Option<AccountEmail>, StoreError> {
+    pub async fn account_email(
+        &self,
+        account_id: &str,
+    ) -> Result<Option<AccountEmail>, StoreError> {
         let row = self
             .read(async |connection| {
                 query(
@@ -357,10 +360,15 @@ impl Db {
     /// Spends a verification token: the account's address is verified (and mail to it starts
     /// again) if the token is good and was sent to the account's current address. Returns
     /// the account, or `None` for a bad token.
-    pub async fn verify_email(&self, token_hash: &str, now: i64) -> Result<Option<String>, StoreError> {
+    pub async fn verify_email(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<Option<String>, StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
-            let Some(token) = spend_token(&mut transaction, token_hash, "verify", now).await? else {
+            let Some(token) = spend_token(&mut transaction, token_hash, "verify", now).await?
+            else {
                 return Ok::<_, StoreError>(None);
             };
             let verified = query(
@@ -385,7 +393,10 @@ impl Db {
 
     /// The accounts (id, username, address) whose verified address, mail not stopped, is
     /// `email` (compared without regard to case).
-    pub async fn accounts_by_email(&self, email: &str) -> Result<Vec<(String, String, String)>, StoreError> {
+    pub async fn accounts_by_email(
+        &self,
+        email: &str,
+    ) -> Result<Vec<(String, String, String)>, StoreError> {
         let rows = self
             .read(async |connection| {
                 query(
@@ -400,7 +411,13 @@ impl Db {
             .await?;
         Ok(rows
             .iter()
-            .map(|row| Ok((row.try_get("id")?, row.try_get("username")?, row.try_get("email")?)))
+            .map(|row| {
+                Ok((
+                    row.try_get("id")?,
+                    row.try_get("username")?,
+                    row.try_get("email")?,
+                ))
+            })
             .collect::<Result<_, sqlx::Error>>()?)
     }
 
@@ -488,7 +505,10 @@ impl Db {
 
     /// When the account's access tokens start being good again (a reset refuses older ones);
     /// `None` for an account that does not exist.
-    pub async fn tokens_valid_from(&self, account_id: &str) -> Result<Option<Option<i64>>, StoreError> {
+    pub async fn tokens_valid_from(
+        &self,
+        account_id: &str,
+    ) -> Result<Option<Option<i64>>, StoreError> {
         let row = self
             .single(async |connection| {
                 query("SELECT tokens_valid_from FROM accounts WHERE id = $1 AND deleted_at IS NULL")

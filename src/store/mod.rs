@@ -29,6 +29,7 @@
 //!   both compute alike, for `kings-corner copy`.
 
 pub mod accounts;
+pub mod alerts;
 pub mod append;
 mod backlog;
 mod error;

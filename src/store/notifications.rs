@@ -57,6 +57,8 @@ pub struct Relayed {
     pub accounts: Vec<(String, i64)>,
     /// Webhook deliveries written.
     pub deliveries: u64,
+    /// Alerts written (by email or push).
+    pub alerts: u64,
 }
 
 /// Writes notifications inside the caller's transaction (one statement).
@@ -150,11 +152,13 @@ impl Db {
             number(&mut transaction, &places).await?;
             let ids: Vec<i64> = places.iter().map(|(id, _)| *id).collect();
             let deliveries = fan_out(&mut transaction, &ids, now).await?;
+            let alerts = super::alerts::queue_alerts(&mut transaction, &ids, now).await?;
             transaction.commit().await?;
             Ok(Relayed {
                 notifications: ids.len(),
                 accounts: newest.into_iter().collect(),
                 deliveries,
+                alerts,
             })
         })
         .await

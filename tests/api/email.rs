@@ -59,10 +59,18 @@ async fn verified(app: &TestApp, sink: &SmtpSink, token: &str, address: &str) {
 async fn without_mail_the_email_endpoints_say_so_and_nothing_is_stored() {
     let app = spawn_app().await;
     let (token, _) = account(&app, "maya").await;
-    let set = put_email(&app, &token, &json!({"email": "maya@example.com", "password": PASSWORD})).await;
+    let set = put_email(
+        &app,
+        &token,
+        &json!({"email": "maya@example.com", "password": PASSWORD}),
+    )
+    .await;
     assert_problem(set, 409, "mail_unavailable").await;
     let reset = app
-        .post("/v1/auth/password-reset", &json!({"email": "maya@example.com"}))
+        .post(
+            "/v1/auth/password-reset",
+            &json!({"email": "maya@example.com"}),
+        )
         .await;
     assert_problem(reset, 409, "mail_unavailable").await;
     assert_eq!(me(&app, &token).await["email"], Value::Null);
@@ -73,7 +81,12 @@ async fn an_address_is_verified_by_its_link_once() {
     let sink = SmtpSink::start().await;
     let app = app_with_mail(&sink).await;
     let (token, _) = account(&app, "maya").await;
-    let set = put_email(&app, &token, &json!({"email": "Maya@Example.com", "password": PASSWORD})).await;
+    let set = put_email(
+        &app,
+        &token,
+        &json!({"email": "Maya@Example.com", "password": PASSWORD}),
+    )
+    .await;
     assert_eq!(set.status(), 202);
     let view: Value = set.json().await.unwrap();
     assert_eq!(view["address"], "Maya@Example.com");
@@ -82,12 +95,34 @@ async fn an_address_is_verified_by_its_link_once() {
 
     let letters = sink.wait_for("Maya@Example.com", 1).await;
     let letter = &letters[0];
-    assert_eq!(letter.header("Subject").unwrap(), "Confirm your address for Kings Corner");
-    assert!(letter.header("From").unwrap().contains("kings@example.test"));
-    assert!(letter.header("Message-ID").unwrap().ends_with("@example.test>"));
-    assert!(letter.header("Content-Type").unwrap().starts_with("multipart/alternative"));
+    assert_eq!(
+        letter.header("Subject").unwrap(),
+        "Confirm your address for Kings Corner"
+    );
+    assert!(
+        letter
+            .header("From")
+            .unwrap()
+            .contains("kings@example.test")
+    );
+    assert!(
+        letter
+            .header("Message-ID")
+            .unwrap()
+            .ends_with("@example.test>")
+    );
+    assert!(
+        letter
+            .header("Content-Type")
+            .unwrap()
+            .starts_with("multipart/alternative")
+    );
     assert!(letter.data.contains("text/plain") && letter.data.contains("text/html"));
-    assert!(letter.text().contains("https://kings.example.test/play/#verify-email="));
+    assert!(
+        letter
+            .text()
+            .contains("https://kings.example.test/play/#verify-email=")
+    );
     assert_eq!(letter.header("List-Unsubscribe"), None, "not an alert");
 
     let link = letter.token("verify-email=");
@@ -104,7 +139,10 @@ async fn an_address_is_verified_by_its_link_once() {
         .await;
     assert_problem(again, 400, "invalid_email_token").await;
     let forged = app
-        .post("/v1/auth/email-verification", &json!({"token": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}))
+        .post(
+            "/v1/auth/email-verification",
+            &json!({"token": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}),
+        )
         .await;
     assert_problem(forged, 400, "invalid_email_token").await;
 }
@@ -114,9 +152,19 @@ async fn a_link_is_bound_to_its_address_and_expires() {
     let sink = SmtpSink::start().await;
     let app = app_with_mail(&sink).await;
     let (token, _) = account(&app, "maya").await;
-    put_email(&app, &token, &json!({"email": "first@example.com", "password": PASSWORD})).await;
+    put_email(
+        &app,
+        &token,
+        &json!({"email": "first@example.com", "password": PASSWORD}),
+    )
+    .await;
     let first = sink.wait_for("first@example.com", 1).await[0].token("verify-email=");
-    put_email(&app, &token, &json!({"email": "second@example.com", "password": PASSWORD})).await;
+    put_email(
+        &app,
+        &token,
+        &json!({"email": "second@example.com", "password": PASSWORD}),
+    )
+    .await;
     let second = sink.wait_for("second@example.com", 1).await[0].token("verify-email=");
     // The first address is no longer the account's: its link verifies nothing.
     let stale = app
@@ -152,12 +200,23 @@ async fn changing_a_verified_address_tells_the_old_one() {
     let app = app_with_mail(&sink).await;
     let (token, _) = account(&app, "maya").await;
     verified(&app, &sink, &token, "old@example.com").await;
-    put_email(&app, &token, &json!({"email": "new.address@example.com", "password": PASSWORD})).await;
+    put_email(
+        &app,
+        &token,
+        &json!({"email": "new.address@example.com", "password": PASSWORD}),
+    )
+    .await;
     let told = sink.wait_for("old@example.com", 2).await;
     let letter = &told[1];
-    assert_eq!(letter.header("Subject").unwrap(), "Your Kings Corner address changed");
+    assert_eq!(
+        letter.header("Subject").unwrap(),
+        "Your Kings Corner address changed"
+    );
     let text = letter.text();
-    assert!(text.contains("n…s@example.com"), "the new address, redacted: {text}");
+    assert!(
+        text.contains("n…s@example.com"),
+        "the new address, redacted: {text}"
+    );
     assert!(!text.contains("new.address@example.com"));
     sink.wait_for("new.address@example.com", 1).await;
 }
@@ -177,13 +236,28 @@ async fn bad_addresses_are_refused_and_nothing_is_stored() {
         long.as_str(),
         "",
     ] {
-        let set = put_email(&app, &token, &json!({"email": address, "password": PASSWORD})).await;
+        let set = put_email(
+            &app,
+            &token,
+            &json!({"email": address, "password": PASSWORD}),
+        )
+        .await;
         let problem = assert_problem(set, 422, "invalid_email").await;
         assert_eq!(problem["field"], "email");
     }
-    let wrong = put_email(&app, &token, &json!({"email": "maya@example.com", "password": "wrong horse"})).await;
+    let wrong = put_email(
+        &app,
+        &token,
+        &json!({"email": "maya@example.com", "password": "wrong horse"}),
+    )
+    .await;
     assert_problem(wrong, 403, "wrong_password").await;
-    let unknown = put_email(&app, &token, &json!({"email": "maya@example.com", "password": PASSWORD, "cc": "x"})).await;
+    let unknown = put_email(
+        &app,
+        &token,
+        &json!({"email": "maya@example.com", "password": PASSWORD, "cc": "x"}),
+    )
+    .await;
     assert_problem(unknown, 422, "invalid_body").await;
     assert_eq!(me(&app, &token).await["email"], Value::Null);
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
@@ -196,10 +270,20 @@ async fn letters_per_account_are_limited() {
     let app = app_with_mail(&sink).await;
     let (token, _) = account(&app, "maya").await;
     for index in 0..5 {
-        let set = put_email(&app, &token, &json!({"email": format!("m{index}@example.com"), "password": PASSWORD})).await;
+        let set = put_email(
+            &app,
+            &token,
+            &json!({"email": format!("m{index}@example.com"), "password": PASSWORD}),
+        )
+        .await;
         assert_eq!(set.status(), 202);
     }
-    let sixth = put_email(&app, &token, &json!({"email": "m6@example.com", "password": PASSWORD})).await;
+    let sixth = put_email(
+        &app,
+        &token,
+        &json!({"email": "m6@example.com", "password": PASSWORD}),
+    )
+    .await;
     assert_problem(sixth, 429, "rate_limited").await;
 }
 
@@ -210,10 +294,16 @@ async fn a_reset_answers_alike_for_known_and_unknown_addresses() {
     let (token, _) = account(&app, "maya").await;
     verified(&app, &sink, &token, "maya@example.com").await;
     let known = app
-        .post("/v1/auth/password-reset", &json!({"email": "MAYA@example.com"}))
+        .post(
+            "/v1/auth/password-reset",
+            &json!({"email": "MAYA@example.com"}),
+        )
         .await;
     let unknown = app
-        .post("/v1/auth/password-reset", &json!({"email": "nobody@example.com"}))
+        .post(
+            "/v1/auth/password-reset",
+            &json!({"email": "nobody@example.com"}),
+        )
         .await;
     let by_name = app
         .post("/v1/auth/password-reset", &json!({"username": "nobody"}))
@@ -232,14 +322,20 @@ async fn a_reset_answers_alike_for_known_and_unknown_addresses() {
     assert_eq!(answers[0], answers[1]);
     assert_eq!(answers[0], answers[2]);
     let letters = sink.wait_for("maya@example.com", 2).await;
-    assert_eq!(letters[1].header("Subject").unwrap(), "Set a new password for Kings Corner");
+    assert_eq!(
+        letters[1].header("Subject").unwrap(),
+        "Set a new password for Kings Corner"
+    );
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert!(sink.to("nobody@example.com").is_empty());
     // Neither or both names: refused for the request's own sake.
     let neither = app.post("/v1/auth/password-reset", &json!({})).await;
     assert_problem(neither, 422, "invalid_body").await;
     let malformed = app
-        .post("/v1/auth/password-reset", &json!({"email": "a@b\r\nBcc: c@d"}))
+        .post(
+            "/v1/auth/password-reset",
+            &json!({"email": "a@b\r\nBcc: c@d"}),
+        )
         .await;
     assert_problem(malformed, 422, "invalid_email").await;
 }
@@ -273,11 +369,17 @@ async fn a_reset_signs_every_session_out_and_its_link_works_once() {
     // Access tokens are judged to the second: the reset's moment is after this login's.
     app.clock.advance(1);
     let weak = app
-        .post("/v1/auth/password-reset/confirm", &json!({"token": link, "password": "short"}))
+        .post(
+            "/v1/auth/password-reset/confirm",
+            &json!({"token": link, "password": "short"}),
+        )
         .await;
     assert_problem(weak, 422, "weak_password").await;
     let reset = app
-        .post("/v1/auth/password-reset/confirm", &json!({"token": link, "password": "a new horse battery"}))
+        .post(
+            "/v1/auth/password-reset/confirm",
+            &json!({"token": link, "password": "a new horse battery"}),
+        )
         .await;
     assert_eq!(reset.status(), 204);
 
@@ -285,27 +387,41 @@ async fn a_reset_signs_every_session_out_and_its_link_works_once() {
     assert_problem(app.get("/v1/me", Some(&token)).await, 401, "invalid_token").await;
     assert_eq!(app.get("/v1/me", Some(&personal)).await.status(), 401);
     let refreshed = app
-        .post("/v1/auth/refresh", &json!({"refresh_token": tokens["refresh_token"]}))
+        .post(
+            "/v1/auth/refresh",
+            &json!({"refresh_token": tokens["refresh_token"]}),
+        )
         .await;
     assert_eq!(refreshed.status(), 401);
     // Another account is untouched.
     assert_eq!(app.get("/v1/me", Some(&other_token)).await.status(), 200);
     // The old password no longer logs in; the new one does, and its tokens work.
     let old = app
-        .post("/v1/auth/login", &json!({"username": "maya", "password": PASSWORD}))
+        .post(
+            "/v1/auth/login",
+            &json!({"username": "maya", "password": PASSWORD}),
+        )
         .await;
     assert_problem(old, 401, "invalid_credentials").await;
     let fresh = app.login("maya", "a new horse battery").await;
     assert_eq!(
-        app.get("/v1/me", fresh["access_token"].as_str()).await.status(),
+        app.get("/v1/me", fresh["access_token"].as_str())
+            .await
+            .status(),
         200
     );
     // The owner is told.
     let told = sink.wait_for("maya@example.com", 3).await;
-    assert_eq!(told[2].header("Subject").unwrap(), "Your Kings Corner password was changed");
+    assert_eq!(
+        told[2].header("Subject").unwrap(),
+        "Your Kings Corner password was changed"
+    );
     // The link is spent.
     let again = app
-        .post("/v1/auth/password-reset/confirm", &json!({"token": link, "password": "a third horse battery"}))
+        .post(
+            "/v1/auth/password-reset/confirm",
+            &json!({"token": link, "password": "a third horse battery"}),
+        )
         .await;
     assert_problem(again, 400, "invalid_email_token").await;
 }
@@ -316,15 +432,25 @@ async fn a_reset_link_expires_within_the_hour() {
     let app = app_with_mail(&sink).await;
     let (token, _) = account(&app, "maya").await;
     verified(&app, &sink, &token, "maya@example.com").await;
-    app.post("/v1/auth/password-reset", &json!({"email": "maya@example.com"}))
-        .await;
+    app.post(
+        "/v1/auth/password-reset",
+        &json!({"email": "maya@example.com"}),
+    )
+    .await;
     let link = sink.wait_for("maya@example.com", 2).await[1].token("reset-password=");
     app.clock.advance(3601);
     let late = app
-        .post("/v1/auth/password-reset/confirm", &json!({"token": link, "password": "a new horse battery"}))
+        .post(
+            "/v1/auth/password-reset/confirm",
+            &json!({"token": link, "password": "a new horse battery"}),
+        )
         .await;
     assert_problem(late, 400, "invalid_email_token").await;
-    assert_eq!(app.get("/v1/me", Some(&token)).await.status(), 200, "nothing changed");
+    assert_eq!(
+        app.get("/v1/me", Some(&token)).await.status(),
+        200,
+        "nothing changed"
+    );
 }
 
 #[tokio::test]
@@ -332,14 +458,26 @@ async fn an_unverified_address_receives_no_reset() {
     let sink = SmtpSink::start().await;
     let app = app_with_mail(&sink).await;
     let (token, _) = account(&app, "maya").await;
-    put_email(&app, &token, &json!({"email": "maya@example.com", "password": PASSWORD})).await;
+    put_email(
+        &app,
+        &token,
+        &json!({"email": "maya@example.com", "password": PASSWORD}),
+    )
+    .await;
     sink.wait_for("maya@example.com", 1).await;
     let asked = app
-        .post("/v1/auth/password-reset", &json!({"email": "maya@example.com"}))
+        .post(
+            "/v1/auth/password-reset",
+            &json!({"email": "maya@example.com"}),
+        )
         .await;
     assert_eq!(asked.status(), 202);
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    assert_eq!(sink.to("maya@example.com").len(), 1, "only the verification letter");
+    assert_eq!(
+        sink.to("maya@example.com").len(),
+        1,
+        "only the verification letter"
+    );
 }
 
 #[tokio::test]
@@ -349,8 +487,11 @@ async fn a_mailbox_refused_for_good_stops_mail_until_verified_again() {
     let (token, _) = account(&app, "maya").await;
     verified(&app, &sink, &token, "maya@example.com").await;
     sink.refuse("maya@example.com", "550 5.1.1 mailbox unavailable");
-    app.post("/v1/auth/password-reset", &json!({"email": "maya@example.com"}))
-        .await;
+    app.post(
+        "/v1/auth/password-reset",
+        &json!({"email": "maya@example.com"}),
+    )
+    .await;
     let mut stopped = Value::Null;
     for _ in 0..100 {
         stopped = me(&app, &token).await["email"]["stopped"].clone();
@@ -362,13 +503,17 @@ async fn a_mailbox_refused_for_good_stops_mail_until_verified_again() {
     assert!(stopped.as_str().unwrap().contains("550"), "{stopped}");
     // No more resets go to it.
     let asked = app
-        .post("/v1/auth/password-reset", &json!({"email": "maya@example.com"}))
+        .post(
+            "/v1/auth/password-reset",
+            &json!({"email": "maya@example.com"}),
+        )
         .await;
     assert_eq!(asked.status(), 202);
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outgoing_mail WHERE purpose = 'reset'")
-        .fetch_one(app.sql())
-        .await
-        .unwrap();
+    let count: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM outgoing_mail WHERE purpose = 'reset'")
+            .fetch_one(app.sql())
+            .await
+            .unwrap();
     assert_eq!(count, 1, "the second request wrote no letter");
 }

@@ -2,6 +2,7 @@
 //! `DATABASE_URL=postgres://…`, on a fresh PostgreSQL database per test.
 
 mod accounts;
+mod alerts;
 mod auth;
 mod backups;
 mod bots;

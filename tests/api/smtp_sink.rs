@@ -70,7 +70,10 @@ impl Received {
     /// The token after `marker` (`verify-email=`) in the message's first link.
     pub fn token(&self, marker: &str) -> String {
         let text = self.text();
-        let at = text.find(marker).unwrap_or_else(|| panic!("no {marker} in {text}")) + marker.len();
+        let at = text
+            .find(marker)
+            .unwrap_or_else(|| panic!("no {marker} in {text}"))
+            + marker.len();
         text[at..]
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
@@ -130,7 +133,12 @@ impl SmtpSink {
     pub fn to(&self, address: &str) -> Vec<Received> {
         self.received()
             .into_iter()
-            .filter(|message| message.recipients.iter().any(|r| r.eq_ignore_ascii_case(address)))
+            .filter(|message| {
+                message
+                    .recipients
+                    .iter()
+                    .any(|r| r.eq_ignore_ascii_case(address))
+            })
             .collect()
     }
 
@@ -161,9 +169,15 @@ impl SmtpSink {
                 return Ok(());
             }
             let command = line.trim_end().to_owned();
-            let verb = command.split_whitespace().next().unwrap_or_default().to_uppercase();
+            let verb = command
+                .split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .to_uppercase();
             let reply = match verb.as_str() {
-                "EHLO" => "250-sink.test\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 PIPELINING".to_owned(),
+                "EHLO" => {
+                    "250-sink.test\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 PIPELINING".to_owned()
+                }
                 "HELO" => "250 sink.test".to_owned(),
                 "MAIL" => {
                     recipients.clear();

@@ -8,6 +8,7 @@ use crate::http::extract::{LastEventId, StreamQuery, Watcher};
 use crate::http::held::Held;
 use crate::http::sse::{self, Frame};
 use crate::matches::{EventsPage, FeedQuery, LoggedEvent, Matches};
+use crate::notifications::Notifications;
 
 /// The caller's redacted feed of the log, long-polling up to `wait` seconds.
 ///
@@ -66,12 +67,18 @@ pub async fn stream_events(
     query: web::Query<StreamQuery>,
     LastEventId(last): LastEventId,
     held: Held,
+    notifications: web::Data<Notifications>,
 ) -> Result<HttpResponse, ApiError> {
     let after = query.start(last)?.unwrap_or(0);
     let feed = matches
         .into_inner()
         .follow(&id, watcher.viewer(), after)
         .await?;
+    // A player watching a table is told nothing by email meanwhile (notifications::presence).
+    if let Watcher::Account(account_id) = &watcher {
+        let feed = notifications.presence().while_open(account_id, feed).await;
+        return Ok(sse::respond(feed, frame, held));
+    }
     Ok(sse::respond(feed, frame, held))
 }
 
