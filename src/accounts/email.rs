@@ -21,7 +21,7 @@ pub const VERIFY_FOR_SECONDS: i64 = 24 * 3600;
 #[schema(example = json!({"email": "maya@example.com", "password": "correct horse battery"}))]
 pub struct NewEmail {
     /// The address: `name@example.com`, at most 254 characters, checked for shape only.
-    #[schema(max_length = 254)]
+    #[schema(max_length = 254, format = "email")]
     pub email: String,
     /// The account's password: the address can reset it.
     pub password: String,
@@ -82,8 +82,8 @@ impl Accounts {
         account_id: &str,
         request: NewEmail,
     ) -> Result<EmailView, AccountError> {
-        let address = EmailAddress::parse(&request.email).map_err(AccountError::InvalidEmail)?;
         self.require_mail()?;
+        let address = EmailAddress::parse(&request.email).map_err(AccountError::InvalidEmail)?;
         self.confirm_password(account_id, request.password).await?;
         self.limit_letters(account_id, &address)?;
         let account = self.account(account_id).await?;

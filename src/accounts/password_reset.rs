@@ -25,7 +25,7 @@ pub const RESET_FOR_SECONDS: i64 = 3600;
 #[schema(example = json!({"email": "maya@example.com"}))]
 pub struct ResetRequest {
     /// The account's verified address (every account with it is sent a link).
-    #[schema(max_length = 254)]
+    #[schema(max_length = 254, format = "email")]
     pub email: Option<String>,
     /// Or its username (the link goes to its verified address).
     #[schema(max_length = 32)]

@@ -71,6 +71,10 @@ ACROSS_FIELDS = {
         # (`not_your_turn`, `does_not_fit`, …; docs/rules.md §10), never the body's shape.
         (TABLE_STATE, None),
     ],
+    "PUT /v1/me/alerts": [
+        # The zone must be in the IANA database that jiff carries.
+        ("invalid_alert_settings", "`"),
+    ],
     "POST /v1/me/webhooks": [
         # What a URL parser takes, and the host, resolved, must be an address webhooks may
         # reach.

@@ -60,6 +60,8 @@ BEYOND_THE_SCHEMA = [
     ("POST", "/v1/seeks"),
     # `until` is in the future and within the days the account holds.
     ("POST", "/v1/me/vacation"),
+    # `time_zone` is one of the IANA database's names (a list of data, not a bound).
+    ("PUT", "/v1/me/alerts"),
 ]
 
 

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use crate::matches::lobby::MAX_CLIENT_SEED;
 use crate::matches::seeks::{EXPIRY_SECONDS, LEAST_BOTS_AFTER_SECONDS};
 use crate::model::{MOST_BANK_SECONDS, MOST_TURN_SECONDS};
+use crate::notifications::notice::KINDS;
 use crate::rules::Preset;
 use crate::rules::options::{MAX_PLAYERS, MIN_PLAYERS};
 
@@ -68,6 +69,13 @@ pub fn add(api: &mut Value) {
         seek,
         "expires_in_seconds",
         json!({"minimum": EXPIRY_SECONDS.start(), "maximum": EXPIRY_SECONDS.end()}),
+    );
+
+    // The notification types alerts may name.
+    bound(
+        &mut schemas["AlertSettings"],
+        "email",
+        json!({"items": {"type": "string", "enum": KINDS}}),
     );
 }
 
