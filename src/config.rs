@@ -467,14 +467,13 @@ impl Settings {
         {
             return Err("KEY_ENCRYPTION_KEY must be at least 32 bytes long".to_owned());
         }
-        let mail = [
-            self.smtp_url.is_some(),
-            self.mail_from.is_some(),
-            self.public_url.is_some(),
-        ];
-        if mail.contains(&true) && mail.contains(&false) {
+        // PUBLIC_URL alone serves Web Push (the VAPID token's contact); mail needs all three.
+        if (self.smtp_url.is_some() || self.mail_from.is_some())
+            && !(self.smtp_url.is_some() && self.mail_from.is_some() && self.public_url.is_some())
+        {
             return Err(
-                "mail needs all of SMTP_URL, MAIL_FROM and PUBLIC_URL (or none of them)".to_owned(),
+                "mail needs all of SMTP_URL, MAIL_FROM and PUBLIC_URL (or neither SMTP_URL nor MAIL_FROM)"
+                    .to_owned(),
             );
         }
         Ok(())

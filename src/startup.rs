@@ -25,6 +25,7 @@ use crate::http::request_log::RequestLog;
 use crate::live::Notifier;
 use crate::mail::{Mail, MailSettings};
 use crate::matches::Matches;
+use crate::notifications::push::vapid::VapidKey;
 use crate::notifications::webhooks::{AllowedNetworks, WebhookSettings};
 use crate::notifications::{NotificationSettings, Notifications};
 use crate::process;
@@ -109,6 +110,7 @@ impl Application {
             smtp_ca_file: settings.smtp_ca_file.clone(),
         });
         mail.start(db.clone(), clock.clone())?;
+        let vapid = Arc::new(VapidKey::load(&db, kek.as_deref(), clock.now()).await?);
         let notifications = web::Data::new(Notifications::new(
             db.clone(),
             notifier.clone(),
@@ -116,6 +118,7 @@ impl Application {
             notification_settings(&settings),
             kek,
             mail.clone(),
+            vapid,
         ));
         notifications.start();
         let matches = web::Data::new(Matches::new(
@@ -307,6 +310,10 @@ fn notification_settings(settings: &Settings) -> NotificationSettings {
             timeout: Duration::from_secs(settings.webhook_timeout_seconds),
             retry_window_seconds: settings.webhook_retry_hours as i64 * 3600,
         },
+        public_url: settings
+            .public_url
+            .as_ref()
+            .map(|url| url.as_str().trim_end_matches('/').to_owned()),
     }
 }
 

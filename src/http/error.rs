@@ -266,11 +266,13 @@ impl From<NotificationError> for ApiError {
         let status = match &error {
             NotificationError::InvalidQuery { .. }
             | NotificationError::InvalidWebhook { .. }
-            | NotificationError::InvalidAlertSettings { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            | NotificationError::InvalidAlertSettings { .. }
+            | NotificationError::InvalidSubscription { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             NotificationError::TooManyWebhooks(_) => StatusCode::CONFLICT,
-            NotificationError::WebhookNotFound | NotificationError::UnknownUnsubscribeLink => {
-                StatusCode::NOT_FOUND
-            }
+            NotificationError::WebhookNotFound
+            | NotificationError::UnknownUnsubscribeLink
+            | NotificationError::SubscriptionNotFound => StatusCode::NOT_FOUND,
+            NotificationError::TooManySubscriptions(_) => StatusCode::CONFLICT,
             NotificationError::EmailNotVerified | NotificationError::MailUnavailable => {
                 StatusCode::CONFLICT
             }

@@ -23,6 +23,7 @@ pub mod notifications;
 pub mod openapi;
 pub mod play;
 pub mod players;
+pub mod push;
 pub mod query_names;
 pub mod request_log;
 pub mod rules;
@@ -70,6 +71,10 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(alerts::put_alerts)
         .service(alerts::unsubscribe)
         .service(alerts::unsubscribe_page)
+        .service(push::push_key)
+        .service(push::subscribe)
+        .service(push::list_subscriptions)
+        .service(push::unsubscribe)
         .service(webhooks::create_webhook)
         .service(webhooks::list_webhooks)
         .service(webhooks::get_webhook)

@@ -49,6 +49,20 @@ pub enum NotificationError {
     /// An unsubscribe link that is unknown.
     #[error("This unsubscribe link is unknown.")]
     UnknownUnsubscribeLink,
+    /// A push subscription that cannot be registered as sent.
+    #[error("{detail}")]
+    InvalidSubscription {
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong, in words.
+        detail: String,
+    },
+    /// The account has as many push subscriptions as it may.
+    #[error("An account has at most {0} push subscriptions: remove one first.")]
+    TooManySubscriptions(usize),
+    /// No such push subscription among the caller's.
+    #[error("You have no such push subscription.")]
+    SubscriptionNotFound,
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -70,6 +84,9 @@ impl NotificationError {
             NotificationError::EmailNotVerified => "email_not_verified",
             NotificationError::MailUnavailable => "mail_unavailable",
             NotificationError::UnknownUnsubscribeLink => "not_found",
+            NotificationError::InvalidSubscription { .. } => "invalid_push_subscription",
+            NotificationError::TooManySubscriptions(_) => "too_many_push_subscriptions",
+            NotificationError::SubscriptionNotFound => "not_found",
             NotificationError::Store(store) if store.is_unavailable() => "service_unavailable",
             NotificationError::Store(_) | NotificationError::Corrupt(_) => "internal_error",
         }
@@ -81,6 +98,7 @@ impl NotificationError {
             NotificationError::InvalidQuery { parameter, .. } => Some(parameter),
             NotificationError::InvalidWebhook { field, .. } => Some(field),
             NotificationError::InvalidAlertSettings { field, .. } => Some(field),
+            NotificationError::InvalidSubscription { field, .. } => Some(field),
             _ => None,
         }
     }

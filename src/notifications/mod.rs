@@ -11,13 +11,15 @@
 //! - `relay`: numbering, fan-out to webhooks, expiry;
 //! - [`webhooks`]: registration, signing, delivery, and the guard on where requests may go;
 //! - [`alerts`]: alerts by email away from the table (settings, digests, quiet hours,
-//!   unsubscribing), and [`presence`]: who is watching live, and so needs none;
+//!   unsubscribing), [`push`]: the same by Web Push, and [`presence`]: who is watching live,
+//!   and so needs none;
 //! - [`error`] holds [`NotificationError`].
 
 pub mod alerts;
 pub mod error;
 pub mod notice;
 pub mod presence;
+pub mod push;
 mod relay;
 pub mod webhooks;
 
@@ -59,6 +61,8 @@ pub struct Notifications {
     alerts: Wake,
     mail: Mail,
     presence: Presence,
+    vapid: Arc<push::vapid::VapidKey>,
+    pushes: Wake,
 }
 
 /// How long notifications are kept, and how webhooks are delivered.
@@ -68,6 +72,9 @@ pub struct NotificationSettings {
     pub retention_seconds: i64,
     /// How webhooks are delivered.
     pub webhooks: WebhookSettings,
+    /// The server's public base URL (`PUBLIC_URL`): the VAPID token's `sub`, how a push
+    /// service reaches the operator.
+    pub public_url: Option<String>,
 }
 
 /// Where a page of the stream starts, how long to wait, and how much to take.
@@ -103,8 +110,11 @@ impl Notifications {
         settings: NotificationSettings,
         kek: Option<Arc<KeyEncryptionKey>>,
         mail: Mail,
+        vapid: Arc<push::vapid::VapidKey>,
     ) -> Notifications {
         Notifications {
+            vapid,
+            pushes: Wake::default(),
             presence: Presence::new(db.clone(), clock.clone()),
             db,
             live,
@@ -128,8 +138,8 @@ impl Notifications {
         self.relay.clone()
     }
 
-    /// Starts the relay, the webhook deliverer, the alerts' composer (when mail is configured)
-    /// and the renewal of who is watching, for as long as the server runs.
+    /// Starts the relay, the webhook deliverer, the alerts' composer, the push sender and the
+    /// renewal of who is watching, for as long as the server runs.
     pub fn start(&self) {
         relay::Relay {
             db: self.db.clone(),
@@ -142,15 +152,23 @@ impl Notifications {
         }
         .start();
         self.presence.start();
-        if self.mail.configured() {
-            alerts::Composer {
-                db: self.db.clone(),
-                clock: self.clock.clone(),
-                wake: self.alerts.clone(),
-                mail: self.mail.clone(),
-            }
-            .start();
+        alerts::Composer {
+            db: self.db.clone(),
+            clock: self.clock.clone(),
+            wake: self.alerts.clone(),
+            mail: self.mail.clone(),
+            pushes: self.pushes.clone(),
         }
+        .start();
+        push::Sender::new(
+            self.db.clone(),
+            self.clock.clone(),
+            self.pushes.clone(),
+            self.vapid.clone(),
+            self.settings.public_url.clone(),
+            self.settings.webhooks.allowed_networks.clone(),
+        )
+        .start();
         Deliverer::new(
             self.db.clone(),
             self.clock.clone(),

@@ -109,6 +109,8 @@ impl Db {
                 "pending_alerts",
                 "alert_queues",
                 "unsubscribe_tokens",
+                "outgoing_pushes",
+                "push_subscriptions",
             ] {
                 query(&format!("DELETE FROM {table} WHERE account_id = $1"))
                     .bind(id)

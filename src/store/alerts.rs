@@ -11,6 +11,7 @@
 use sqlx::{AnyConnection, Row};
 
 use super::mail::queue_letter;
+use super::push::queue_pushes;
 use super::work::{Claim, claim_statement};
 use super::{Db, StoreError};
 use crate::mail::Letter;
@@ -90,6 +91,25 @@ pub struct Recipient {
     pub watching_until: Option<i64>,
 }
 
+/// What a queue's alerts became.
+#[derive(Clone, Copy, Debug)]
+pub enum Composed<'a> {
+    /// A letter, with the hash of its unsubscribe token and the kinds it turns off.
+    Letter {
+        /// The letter.
+        letter: &'a Letter,
+        /// The hash of its one-click unsubscribe token.
+        token_hash: &'a str,
+        /// Space-separated: the kinds that token turns off.
+        kinds: &'a str,
+    },
+    /// A push message to each of the account's subscriptions.
+    Push {
+        /// Its JSON.
+        payload: &'a str,
+    },
+}
+
 /// How long an account counts as watching after its stream was last seen open.
 pub const WATCHING_SECONDS: i64 = 60;
 
@@ -132,7 +152,23 @@ pub(super) async fn queue_alerts(
     for id in ids {
         statement = statement.bind(*id);
     }
-    let written = statement.execute(&mut *connection).await?.rows_affected();
+    let mut written = statement.execute(&mut *connection).await?.rows_affected();
+    let sql = format!(
+        "INSERT INTO pending_alerts (account_id, channel, message_id, kind, data, created_at) \
+         SELECT n.account_id, 'push', n.message_id, n.kind, n.data, $1 FROM notifications n \
+         JOIN alert_settings s ON s.account_id = n.account_id \
+         JOIN accounts a ON a.id = n.account_id \
+         WHERE n.id IN ({list}) \
+         AND (' ' || s.push_kinds || ' ') LIKE ('% ' || n.kind || ' %') \
+         AND EXISTS (SELECT 1 FROM push_subscriptions ps WHERE ps.account_id = n.account_id) \
+         AND (a.watching_until IS NULL OR a.watching_until < $1) \
+         ORDER BY n.id"
+    );
+    let mut statement = query(&sql).bind(now);
+    for id in ids {
+        statement = statement.bind(*id);
+    }
+    written += statement.execute(&mut *connection).await?.rows_affected();
     if written > 0 {
         let sql = format!(
             "INSERT INTO alert_queues (id, account_id, channel, due_at, waiting) \
@@ -336,14 +372,14 @@ impl Db {
         Ok(())
     }
 
-    /// In one transaction: deletes the queue's alerts up to `through` (sent in `letter`, or
-    /// dropped when `letter` is `None`), writes the letter and its unsubscribe token, and
-    /// releases the queue (still waiting if alerts came meanwhile).
+    /// In one transaction: deletes the queue's alerts up to `through` (sent as `composed`, or
+    /// dropped when it is `None`), writes the letter with its unsubscribe token or the push
+    /// messages, and releases the queue (still waiting if alerts came meanwhile).
     pub async fn alerts_sent(
         &self,
         queue: &AlertQueue,
         through: i64,
-        letter: Option<(&Letter, &str, &str)>,
+        composed: Option<Composed<'_>>,
         now: i64,
     ) -> Result<(), StoreError> {
         self.timed(async {
@@ -354,7 +390,15 @@ impl Db {
                 .bind(through)
                 .execute(&mut *transaction)
                 .await?;
-            if let Some((letter, token_hash, kinds)) = letter {
+            if let Some(Composed::Push { payload }) = composed {
+                queue_pushes(&mut transaction, &queue.account_id, payload, now).await?;
+            }
+            if let Some(Composed::Letter {
+                letter,
+                token_hash,
+                kinds,
+            }) = composed
+            {
                 queue_letter(&mut transaction, letter, now).await?;
                 query(
                     "INSERT INTO unsubscribe_tokens (token_hash, account_id, kinds, created_at) \
@@ -367,7 +411,7 @@ impl Db {
                 .execute(&mut *transaction)
                 .await?;
             }
-            let sent_at = if letter.is_some() { Some(now) } else { None };
+            let sent_at = if composed.is_some() { Some(now) } else { None };
             query(
                 "UPDATE alert_queues SET lease_until = NULL, due_at = NULL, \
                  last_sent_at = COALESCE($2, last_sent_at), \

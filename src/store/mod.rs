@@ -20,6 +20,7 @@
 //! - [`personal_tokens`], [`webhooks`]: long-lived tokens, webhooks and their deliveries;
 //!   [`stream_tickets`]: single-use tickets that open a stream from a browser;
 //! - [`mail`]: an account's address, the tokens mailed to it, and the outbox of letters;
+//!   [`push`]: the VAPID key, push subscriptions and the outbox of push messages;
 //!   [`alerts`]: what an account wants to be told away from the table, and the alerts waiting;
 //! - [`work`]: background work on matches (clocks, bot turns) shared by processes with leases;
 //!   `topics`: the newest versions of many matches and accounts at once (the notifier's catch-up);
@@ -39,6 +40,7 @@ pub mod mail;
 mod matches;
 pub mod notifications;
 pub mod personal_tokens;
+pub mod push;
 pub mod ratings;
 pub mod records;
 mod rows;

@@ -45,6 +45,9 @@ pub const COPIED_TABLES: &[&str] = &[
     "pending_alerts",
     "alert_queues",
     "unsubscribe_tokens",
+    "push_keys",
+    "push_subscriptions",
+    "outgoing_pushes",
 ];
 
 /// The copy's own record in the target: per table, the source's row count and digest when the

@@ -72,11 +72,13 @@ pub fn add(api: &mut Value) {
     );
 
     // The notification types alerts may name.
-    bound(
-        &mut schemas["AlertSettings"],
-        "email",
-        json!({"items": {"type": "string", "enum": KINDS}}),
-    );
+    for channel in ["email", "push"] {
+        bound(
+            &mut schemas["AlertSettings"],
+            channel,
+            json!({"items": {"type": "string", "enum": KINDS}}),
+        );
+    }
 }
 
 /// Closes the variants of [`CLOSED_UNIONS`]: their enums refuse unknown fields (serde's

@@ -17,7 +17,7 @@ use crate::clock::Clock;
 use crate::live::Wake;
 use crate::mail::{Letter, Mail, Purpose};
 use crate::notifications::Notification;
-use crate::store::alerts::{AlertQueue, PendingAlert};
+use crate::store::alerts::{AlertQueue, Composed, PendingAlert};
 use crate::store::notifications::StoredNotification;
 use crate::store::{Db, StoreError};
 
@@ -34,6 +34,8 @@ pub(in crate::notifications) struct Composer {
     pub clock: Arc<dyn Clock>,
     pub wake: Wake,
     pub mail: Mail,
+    /// Wakes the push sender.
+    pub pushes: Wake,
 }
 
 impl Composer {
@@ -77,11 +79,19 @@ impl Composer {
         let now = self.clock.now();
         let (alerts, recipient) = self.db.queued_alerts(queue).await?;
         let through = alerts.last().map_or(i64::MAX, |alert| alert.id);
-        let Some(recipient) = recipient.filter(|recipient| recipient.email.is_some()) else {
-            // No settings, no verified address any more: nothing to send.
+        let by_email = queue.channel == "email";
+        let Some(recipient) = recipient
+            .filter(|recipient| !by_email || (recipient.email.is_some() && self.mail.configured()))
+        else {
+            // No settings, no verified address (or no mail) any more: nothing to send.
             return self.db.alerts_sent(queue, through, None, now).await;
         };
-        let wanted: Vec<&str> = recipient.settings.email_kinds.split_whitespace().collect();
+        let kinds = if by_email {
+            &recipient.settings.email_kinds
+        } else {
+            &recipient.settings.push_kinds
+        };
+        let wanted: Vec<&str> = kinds.split_whitespace().collect();
         let unseen: Vec<&PendingAlert> = alerts
             .iter()
             .filter(|alert| wanted.contains(&alert.kind.as_str()))
@@ -101,6 +111,7 @@ impl Composer {
         }
         let mut tables: HashMap<String, letters::Table> = HashMap::new();
         let mut lines: Vec<Line> = Vec::new();
+        let mut first_match: Option<String> = None;
         let mut kinds: Vec<&str> = Vec::new();
         for alert in &unseen {
             let Some(notification) = Notification::decode(StoredNotification {
@@ -113,6 +124,7 @@ impl Composer {
                 continue;
             };
             let match_id = notification.notice.match_id().to_owned();
+            first_match.get_or_insert_with(|| match_id.clone());
             if !tables.contains_key(&match_id) {
                 let others = self
                     .db
@@ -137,6 +149,20 @@ impl Composer {
         if lines.is_empty() {
             return self.db.alerts_sent(queue, through, None, now).await;
         }
+        if !by_email {
+            let payload =
+                letters::push_payload(&lines, kinds_first(&unseen), first_match.as_deref());
+            self.db
+                .alerts_sent(
+                    queue,
+                    through,
+                    Some(Composed::Push { payload: &payload }),
+                    now,
+                )
+                .await?;
+            self.pushes.wake();
+            return Ok(());
+        }
         let token = refresh::generate();
         let unsubscribe = self.mail.link(&format!("/v1/alerts/unsubscribe/{token}"));
         let (text, html) = letters::bodies(
@@ -159,11 +185,20 @@ impl Composer {
             .alerts_sent(
                 queue,
                 through,
-                Some((&letter, &refresh::hash(&token), &kinds.join(" "))),
+                Some(Composed::Letter {
+                    letter: &letter,
+                    token_hash: &refresh::hash(&token),
+                    kinds: &kinds.join(" "),
+                }),
                 now,
             )
             .await?;
         self.mail.wake();
         Ok(())
     }
+}
+
+/// The kind of the first alert.
+fn kinds_first<'a>(alerts: &[&'a PendingAlert]) -> &'a str {
+    alerts.first().map_or("", |alert| alert.kind.as_str())
 }

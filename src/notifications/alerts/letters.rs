@@ -178,6 +178,25 @@ pub(super) fn bodies(
     (text, html_page(title, &paragraphs))
 }
 
+/// The JSON of a push message of `lines` for the web client's service worker: a title, the
+/// lines as its body, and the table to open on a click (the one table, else the player's list).
+pub(super) fn push_payload(lines: &[Line], first_kind: &str, first_match: Option<&str>) -> String {
+    let mut body = lines
+        .iter()
+        .map(|line| line.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    if body.chars().count() > 1000 {
+        body = body.chars().take(999).collect::<String>() + "…";
+    }
+    let (url, tag) = match (lines.len(), first_match) {
+        (1, Some(match_id)) => (format!("#/match/{match_id}"), format!("kc-{match_id}")),
+        _ => ("#/mine".to_owned(), "kc-digest".to_owned()),
+    };
+    serde_json::json!({"title": subject(lines, first_kind), "body": body, "url": url, "tag": tag})
+        .to_string()
+}
+
 /// `at` in the player's zone: "Tue 8 Dec 18:00 CET".
 pub(super) fn local_time(at: i64, zone: &TimeZone) -> String {
     Timestamp::from_second(at)

@@ -1,4 +1,5 @@
-//! Alerts: telling a player who has left the table, by email, what their notifications say,
+//! Alerts: telling a player who has left the table, by email and by Web Push, what their
+//! notifications say,
 //! as their settings allow: which kinds, how often (each, at most hourly, or a daily digest at
 //! a local hour), and not in their quiet hours, in their IANA time zone.
 //!
@@ -63,6 +64,7 @@ pub struct QuietHours {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({
     "email": ["your_turn", "invited", "match_finished"],
+    "push": ["your_turn"],
     "digest": "hourly",
     "digest_hour": 8,
     "quiet_hours": {"from": "22:00", "until": "07:30"},
@@ -73,6 +75,10 @@ pub struct AlertSettings {
     /// `invited`, `match_finished`, `rematch_offered`, …; see the account stream). Empty: no
     /// alerts by email. Needs a verified address.
     pub email: Vec<String>,
+    /// The notification types to be told of by Web Push, on every device subscribed
+    /// (`POST /v1/me/push-subscriptions`). Empty (the default): none.
+    #[serde(default)]
+    pub push: Vec<String>,
     /// How often letters go.
     pub digest: DigestChoice,
     /// With `daily`: the local hour (0–23) the day's letter goes at.
@@ -152,6 +158,11 @@ impl AlertSettings {
                 .split_whitespace()
                 .map(str::to_owned)
                 .collect(),
+            push: row
+                .push_kinds
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect(),
             digest: match row.digest.as_str() {
                 "hourly" => DigestChoice::Hourly,
                 "daily" => DigestChoice::Daily,
@@ -174,21 +185,27 @@ impl AlertSettings {
         let invalid = |field: &'static str, detail: String| {
             NotificationError::InvalidAlertSettings { field, detail }
         };
-        let mut kinds: Vec<&str> = Vec::new();
-        for kind in &self.email {
-            if !KINDS.contains(&kind.as_str()) {
-                return Err(invalid(
-                    "email",
-                    format!(
-                        "`{kind}` is not a notification type; the types are {}.",
-                        KINDS.join(", ")
-                    ),
-                ));
-            }
-            if !kinds.contains(&kind.as_str()) {
-                kinds.push(kind);
-            }
-        }
+        let kinds_of =
+            |field: &'static str, named: &[String]| -> Result<String, NotificationError> {
+                let mut kinds: Vec<&str> = Vec::new();
+                for kind in named {
+                    if !KINDS.contains(&kind.as_str()) {
+                        return Err(invalid(
+                            field,
+                            format!(
+                                "`{kind}` is not a notification type; the types are {}.",
+                                KINDS.join(", ")
+                            ),
+                        ));
+                    }
+                    if !kinds.contains(&kind.as_str()) {
+                        kinds.push(kind);
+                    }
+                }
+                Ok(kinds.join(" "))
+            };
+        let email_kinds = kinds_of("email", &self.email)?;
+        let push_kinds = kinds_of("push", &self.push)?;
         if self.digest_hour > 23 {
             return Err(invalid("digest_hour", "digest_hour is 0 to 23.".to_owned()));
         }
@@ -222,8 +239,8 @@ impl AlertSettings {
             None => (None, None),
         };
         Ok(AlertSettingsRow {
-            email_kinds: kinds.join(" "),
-            push_kinds: String::new(),
+            email_kinds,
+            push_kinds,
             digest: match self.digest {
                 DigestChoice::Each => "each",
                 DigestChoice::Hourly => "hourly",

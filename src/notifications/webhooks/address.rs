@@ -35,18 +35,23 @@ impl AllowedNetworks {
 
 /// Why a webhook URL is refused.
 pub fn check_url(url: &str, allowed: &AllowedNetworks) -> Result<Url, String> {
+    check_url_of("a webhook URL", url, allowed)
+}
+
+/// [`check_url`] for `what` (`a push endpoint`): the same guard, in its words.
+pub fn check_url_of(what: &str, url: &str, allowed: &AllowedNetworks) -> Result<Url, String> {
     if url.len() > 2048 {
-        return Err("a webhook URL is at most 2048 characters".into());
+        return Err(format!("{what} is at most 2048 characters"));
     }
     let parsed = Url::parse(url).map_err(|error| format!("not a URL: {error}"))?;
     if !parsed.username().is_empty() || parsed.password().is_some() {
-        return Err("a webhook URL carries no user name or password".into());
+        return Err(format!("{what} carries no user name or password"));
     }
     if parsed.fragment().is_some() {
-        return Err("a webhook URL has no #fragment".into());
+        return Err(format!("{what} has no #fragment"));
     }
     let literal = match parsed.host() {
-        None => return Err("a webhook URL names a host".into()),
+        None => return Err(format!("{what} names a host")),
         Some(url::Host::Ipv4(address)) => Some(IpAddr::V4(address)),
         Some(url::Host::Ipv6(address)) => Some(IpAddr::V6(address)),
         Some(url::Host::Domain(_)) => None,
@@ -58,11 +63,10 @@ pub fn check_url(url: &str, allowed: &AllowedNetworks) -> Result<Url, String> {
         ("https", Some(address)) => Err(format!(
             "{address} is not a public address, and the server's operator has not allowed it"
         )),
-        ("http", _) => Err(
-            "a webhook URL is https://, or http:// to an address the server's operator allowed for local development (WEBHOOK_ALLOWED_NETWORKS)"
-                .into(),
-        ),
-        (scheme, _) => Err(format!("a webhook URL is https://, not {scheme}://")),
+        ("http", _) => Err(format!(
+            "{what} is https://, or http:// to an address the server's operator allowed for local development (WEBHOOK_ALLOWED_NETWORKS)"
+        )),
+        (scheme, _) => Err(format!("{what} is https://, not {scheme}://")),
     }
 }
 
