@@ -37,7 +37,7 @@ pub async fn push_key(notifications: web::Data<Notifications>) -> web::Json<Push
     security(("bearer" = ["account"]))
 )]
 #[post("/v1/me/push-subscriptions")]
-pub async fn subscribe(
+pub async fn add_push_subscription(
     notifications: web::Data<Notifications>,
     caller: Caller<AccountScope>,
     body: Json<NewSubscription>,
@@ -59,7 +59,7 @@ pub async fn subscribe(
     security(("bearer" = ["read"]))
 )]
 #[get("/v1/me/push-subscriptions")]
-pub async fn list_subscriptions(
+pub async fn list_push_subscriptions(
     notifications: web::Data<Notifications>,
     caller: Caller<Read>,
 ) -> Result<web::Json<SubscriptionList>, ApiError> {
@@ -79,7 +79,7 @@ pub async fn list_subscriptions(
     security(("bearer" = ["account"]))
 )]
 #[delete("/v1/me/push-subscriptions/{id}")]
-pub async fn unsubscribe(
+pub async fn remove_push_subscription(
     notifications: web::Data<Notifications>,
     caller: Caller<AccountScope>,
     id: web::Path<String>,

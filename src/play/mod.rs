@@ -33,7 +33,7 @@ macro_rules! assets {
 
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
-const FILES: [(&str, &str, &[u8]); 35] = assets![
+const FILES: [(&str, &str, &[u8]); 37] = assets![
     ("index.html", "text/html; charset=utf-8"),
     ("style.css", "text/css; charset=utf-8"),
     ("favicon.svg", "image/svg+xml"),
@@ -52,12 +52,14 @@ const FILES: [(&str, &str, &[u8]); 35] = assets![
     ("dom.js", JAVASCRIPT),
     ("drag.js", JAVASCRIPT),
     ("inbox.js", JAVASCRIPT),
+    ("letters.js", JAVASCRIPT),
     ("live.js", JAVASCRIPT),
     ("lobby.js", JAVASCRIPT),
     ("mine.js", JAVASCRIPT),
     ("moves.js", JAVASCRIPT),
     ("pairing.js", JAVASCRIPT),
     ("player.js", JAVASCRIPT),
+    ("reach.js", JAVASCRIPT),
     ("replay.js", JAVASCRIPT),
     ("results.js", JAVASCRIPT),
     ("ruleform.js", JAVASCRIPT),

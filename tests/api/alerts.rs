@@ -168,7 +168,7 @@ async fn settings_are_checked_and_kept() {
     let chosen = json!({"email": ["your_turn", "invited", "your_turn"], "digest": "daily", "digest_hour": 7, "quiet_hours": {"from": "22:00", "until": "07:30"}, "time_zone": "Europe/Berlin"});
     let stored = put_alerts(&app, &maya, &chosen).await;
     assert_eq!(stored.status(), 200);
-    let expected = json!({"email": ["your_turn", "invited"], "digest": "daily", "digest_hour": 7, "quiet_hours": {"from": "22:00", "until": "07:30"}, "time_zone": "Europe/Berlin"});
+    let expected = json!({"email": ["your_turn", "invited"], "push": [], "digest": "daily", "digest_hour": 7, "quiet_hours": {"from": "22:00", "until": "07:30"}, "time_zone": "Europe/Berlin"});
     assert_eq!(stored.json::<Value>().await.unwrap(), expected);
     assert_eq!(app.json_as(&maya, "/v1/me/alerts").await, expected);
 }

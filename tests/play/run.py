@@ -627,6 +627,72 @@ def installable(pages, server, shots):
     expect(shown == [{"title": pushed["title"], "body": pushed["body"], "url": pushed["url"]}],
            f"the notification shown: {shown}")
     print(f"ok: a pushed message was shown as the notification {shown[0]['title']!r}, opening {shown[0]['url']}")
+
+    # A click on it opens the table: DevTools has no way to click a notification, so the click
+    # is dispatched in the worker as the browser dispatches it, with the notification shown.
+    workers = [worker for worker in context.service_workers if worker.url.startswith(here)]
+    expect(workers, f"the worker is reachable: {[worker.url for worker in context.service_workers]}")
+    workers[0].evaluate("""async () => {
+        const [notification] = await self.registration.getNotifications();
+        self.dispatchEvent(new NotificationEvent("notificationclick", { notification }));
+    }""")
+    wait_until(page, "() => location.hash === '#/match/abc'")
+    print(f"ok: a click on the notification took the open page to {page.url.split('/play/')[1]}")
+    context.close()
+
+
+def away_from_the_table(pages, server, shots):
+    """The settings of reaching a player who has left: the email form (this server sends no mail,
+    and says so), the alerts form saved and read back through the API, the devices list, the
+    pages a letter's links open, and the login page's "forgot your password"."""
+    step("away from the table: email, alerts, devices, a letter's links, a forgotten password")
+    here, context, page, token, _ = two_accounts(pages, server, "iris", "ivan")
+    page.goto(f"{here}#/settings")
+    page.wait_for_selector("#reach form[data-form='alerts']")
+    expect("No address yet" in page.inner_text("#reach"), "no address yet")
+    page.fill("#email", "iris@example.com")
+    page.fill("#email-password", PASSWORD)
+    page.click("form[data-form='email'] button[type='submit']")
+    page.wait_for_selector("form[data-form='email'] .error:not([hidden])")
+    said = page.inner_text("form[data-form='email'] .error")
+    expect("sends no email" in said, f"without mail the form says so: {said!r}")
+    expect(page.is_disabled("#email-your_turn"), "email alerts need a verified address")
+    page.check("#push-your_turn")
+    page.check("#push-invited")
+    page.select_option("#digest", "hourly")
+    page.check("#quiet")
+    page.fill("#quiet-from", "22:30")
+    page.fill("#quiet-until", "07:00")
+    page.select_option("#time-zone", "Europe/Lisbon")
+    page.click("form[data-form='alerts'] button[type='submit']")
+    wait_until(page, "() => document.querySelector('#toasts').innerText.includes('Saved')")
+    status, saved = server.call("GET", "/v1/me/alerts", token)
+    expect(status == 200 and saved == {"email": [], "push": ["your_turn", "invited"], "digest": "hourly", "digest_hour": 8,
+                                       "quiet_hours": {"from": "22:30", "until": "07:00"}, "time_zone": "Europe/Lisbon"},
+           f"the alerts saved: {saved}")
+    page.wait_for_selector("[data-part='devices'] li")
+    expect("No device yet" in page.inner_text("[data-part='devices']"), "no device yet")
+    screenshots(page, shots, "settings-away")
+    print("ok: the settings page saves push alerts, a digest, quiet hours and a zone; without mail it says so")
+
+    # A letter's links: the token rides in the fragment; a bad one is refused in words.
+    page.goto(f"{here}#verify-email=not-a-real-token")
+    page.wait_for_selector("main p.error")
+    expect("unknown" in page.inner_text("main p.error"), "a bad verification link is refused")
+    page.goto(f"{here}#reset-password=not-a-real-token")
+    page.fill("#new-password", "a new horse battery")
+    page.click("form[data-form='reset'] button[type='submit']")
+    page.wait_for_selector("form[data-form='reset'] .error:not([hidden])")
+    expect("unknown" in page.inner_text("form[data-form='reset'] .error"), "a bad reset link is refused")
+    screenshots(page, shots, "reset-password")
+    page.click("header.site button:has-text('Log out')") if page.is_visible("header.site button:has-text('Log out')") else None
+    page.goto(f"{here}#/login")
+    page.click("summary:has-text('Forgot your password?')")
+    page.fill("#forgot-who", "iris")
+    page.click("form[data-form='forgot'] button[type='submit']")
+    wait_until(page, "() => document.querySelector('form[data-form=forgot] [role=status]').innerText.length > 0")
+    expect("sends no email" in page.inner_text("form[data-form='forgot'] [role=status]"), "the reset form says there is no mail")
+    print("ok: a letter's links open their pages and refuse a bad token; the login page offers a reset")
     context.close()
 
 
@@ -1217,7 +1283,7 @@ def main():
     arguments.add_argument("binary", nargs="?", default="target/debug/kings-corner")
     arguments.add_argument("--screenshots", default=str(ROOT / "target" / "play"))
     arguments.add_argument("--seed", type=int, default=int(os.environ.get("PLAY_SEED", "18")))
-    arguments.add_argument("--only", choices=["two", "solo", "restart", "rest", "install"],
+    arguments.add_argument("--only", choices=["two", "solo", "restart", "rest", "install", "away"],
                            help="one scenario (while working on it)")
     options = arguments.parse_args()
     shots = Path(options.screenshots)
@@ -1248,6 +1314,8 @@ def main():
                     across_a_restart(pages, server)
                 if only in (None, "install"):
                     installable(pages, server, shots)
+                if only in (None, "away"):
+                    away_from_the_table(pages, server, shots)
                 if only in (None, "rest"):
                     the_rest_of_the_table(pages, server)
                     a_vacation(pages, server, shots)

@@ -2,6 +2,7 @@
 
 import { explain } from "./api.js";
 import { fill, h } from "./dom.js";
+import { forgotten } from "./letters.js";
 
 /**
  * Where `?then=` may send the player: a page of this client (`#/…`), never another origin or a
@@ -64,6 +65,7 @@ export function mountAccount(root, context, route) {
   };
   fill(root, h("h1", { text: "Play Kings Corner" }),
     h("div", { class: "two-up" }, form("login"), form("register")),
+    forgotten(context),
     h("p", { class: "muted" }, "You can also ", h("a", { href: "#/", text: "watch public tables" }), " without an account."));
   return () => {};
 }

@@ -7,7 +7,7 @@
 
 /**
  * The paths that have an operation for `M`.
- * @template {"get" | "post" | "delete"} M
+ * @template {"get" | "post" | "put" | "delete"} M
  * @typedef {{[P in keyof Paths]: Paths[P] extends {[K in M]: object} ? P : never}[keyof Paths]} PathsWith
  */
 
@@ -29,6 +29,7 @@
  * @template O
  * @typedef {O extends {responses: {200: {content: {"application/json": infer X}}}} ? X
  *   : O extends {responses: {201: {content: {"application/json": infer X}}}} ? X
+ *   : O extends {responses: {202: {content: {"application/json": infer X}}}} ? X
  *   : O extends {responses: {200: {content: {"text/markdown": infer X}}}} ? X
  *   : undefined} AnswerOf
  */
@@ -120,6 +121,16 @@ export class Api {
   }
 
   /**
+   * @template {PathsWith<"put">} P
+   * @param {P} path
+   * @param {CallOptions<Paths[P]["put"]>} [options]
+   * @returns {Promise<AnswerOf<Paths[P]["put"]>>}
+   */
+  async put(path, options = {}) {
+    return (await this.call("PUT", path, options)).body;
+  }
+
+  /**
    * @template {PathsWith<"delete">} P
    * @param {P} path
    * @param {CallOptions<Paths[P]["delete"]>} [options]
@@ -143,14 +154,14 @@ export class Api {
   /**
    * Any operation, with its status and headers (a `304` answers a `null` body).
    * @template {keyof Paths} P
-   * @template {"get" | "post" | "delete"} M
+   * @template {"get" | "post" | "put" | "delete"} M
    * @param {Uppercase<M>} method
    * @param {P} path
    * @param {CallOptions<Paths[P][M]>} options
    * @returns {Promise<Answer<AnswerOf<Paths[P][M]>>>}
    */
   async call(method, path, options) {
-    const url = this.url(path, options.path, options.query);
+    const url = this.url(path, /** @type {object | undefined} */ (options.path), options.query);
     const send = async () => {
       /** @type {Record<string, string>} */
       const headers = { accept: "application/json, application/problem+json", ...options.headers };

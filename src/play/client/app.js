@@ -4,13 +4,15 @@
 // the preferences (settings.js).
 //
 // Pages: the lobby (lobby.js), logging in (account.js), my matches (mine.js), a table
-// (table.js), a replay (replay.js), a player (player.js), the rule book (book.js), settings.
+// (table.js), a replay (replay.js), a player (player.js), the rule book (book.js), settings
+// (settings.js, with reach.js: email, alerts, devices), and a letter's link (letters.js).
 
 import { mountAccount } from "./account.js";
 import { Api, explain } from "./api.js";
 import { mountBook } from "./book.js";
 import { fill, find, h } from "./dom.js";
 import { Inbox } from "./inbox.js";
+import { mountLetterLink } from "./letters.js";
 import { mountLobby } from "./lobby.js";
 import { mountMine } from "./mine.js";
 import { mountPlayer } from "./player.js";
@@ -93,9 +95,16 @@ function boot() {
   let unmount = () => {};
   const show = () => {
     unmount();
+    fill(main);
+    // A letter's link (`#verify-email=…`, `#reset-password=…`) is a page of its own.
+    const letter = mountLetterLink(main, context);
+    if (letter) {
+      unmount = letter;
+      header(context);
+      return;
+    }
     const where = route();
     const page = PAGES[where.name];
-    fill(main);
     if (!page) {
       main.append(h("h1", { text: "Not found" }), h("p", {}, "No such page. ", h("a", { href: "#/", text: "Go to the lobby" })));
       unmount = () => {};

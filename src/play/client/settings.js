@@ -7,6 +7,7 @@
 // the page came from (the server's own `/play`).
 
 import { fill, h } from "./dom.js";
+import { mountReach } from "./reach.js";
 
 const KEYS = { api: "kc.api", fourColour: "kc.four-colour", notify: "kc.notify" };
 
@@ -110,6 +111,8 @@ export function mountSettings(root, context) {
     },
   });
   const base = h("input", { type: "url", id: "api-base", value: preferences.apiBase, required: true, autocomplete: "url" });
+  const reach = h("section", { class: "panel", id: "reach" });
+  mountReach(reach, context);
   fill(root,
     h("h1", { text: "Settings" }),
     h("section", { class: "panel" },
@@ -118,8 +121,9 @@ export function mountSettings(root, context) {
       h("p", { class: "preview", "aria-hidden": "true" }, "♣ ♦ ♥ ♠")),
     h("section", { class: "panel" },
       h("h2", { text: "Notifications" }),
-      h("p", { class: "check" }, notify, h("label", { for: "notify", text: "Tell me when it becomes my turn, also while this page is in the background" })),
+      h("p", { class: "check" }, notify, h("label", { for: "notify", text: "Tell me when it becomes my turn while this page is open, also in the background" })),
       supported ? null : h("p", { class: "muted", text: "This browser cannot show notifications." })),
+    reach,
     h("section", { class: "panel" },
       h("h2", { text: "Server" }),
       h("form", {

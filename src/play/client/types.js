@@ -39,5 +39,7 @@
 /** @typedef {Schemas["MatchExport"]} MatchExport */
 /** @typedef {Schemas["VacationView"]} VacationView */
 /** @typedef {Schemas["SeekView"]} SeekView */
+/** @typedef {Schemas["AlertSettings"]} AlertSettings */
+/** @typedef {Schemas["EmailView"]} EmailView */
 
 export {};
