@@ -123,7 +123,7 @@ async fn settings_are_checked_and_kept() {
     let defaults = app.json_as(&plain, "/v1/me/alerts").await;
     assert_eq!(
         defaults,
-        json!({"email": [], "digest": "each", "digest_hour": 8, "quiet_hours": null, "time_zone": "UTC"})
+        json!({"email": [], "push": [], "digest": "each", "digest_hour": 8, "quiet_hours": null, "time_zone": "UTC"})
     );
     // No verified address: no email alerts.
     assert_problem(
