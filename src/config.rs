@@ -60,6 +60,24 @@ pub enum Command {
     /// Ratings of rated tables (docs/ratings.md).
     #[command(subcommand)]
     Ratings(RatingsCommand),
+    /// Letters (README "Letters: verified addresses, password reset and alerts").
+    #[command(subcommand)]
+    Mail(MailCommand),
+}
+
+/// `kings-corner mail …`.
+#[derive(Debug, Subcommand)]
+pub enum MailCommand {
+    /// Stop mail to ADDRESS (every account with it) until its owner verifies it again: for the
+    /// bounces a mail system reports after the SMTP server accepted a letter (a refusal during
+    /// the SMTP transaction stops it by itself). Waiting letters to it are given up.
+    Stop {
+        /// The address that bounced.
+        address: String,
+        /// Why, as the owner will read it on their account.
+        #[arg(long, default_value = "a letter to this address bounced")]
+        reason: String,
+    },
 }
 
 /// `kings-corner ratings …`.

@@ -2,7 +2,7 @@
 //! an export, back up, copy, play a tournament, or rebuild the ratings.
 
 use clap::Parser;
-use kings_corner::config::{Cli, Command, RatingsCommand};
+use kings_corner::config::{Cli, Command, MailCommand, RatingsCommand};
 use kings_corner::model::Named;
 use kings_corner::{startup, store, telemetry};
 
@@ -127,6 +127,24 @@ async fn main() -> anyhow::Result<()> {
             if !report.differences.is_empty() {
                 std::process::exit(1);
             }
+            Ok(())
+        }
+        Command::Mail(MailCommand::Stop { address, reason }) => {
+            let db = match store::Db::connect_existing(&settings.database).await {
+                Ok(db) => db,
+                Err(problem) => {
+                    eprintln!("error: {:#}", anyhow::Error::from(problem));
+                    std::process::exit(1);
+                }
+            };
+            let now = kings_corner::clock::Clock::now(&kings_corner::clock::SystemClock);
+            let accounts = db.stop_mail_to(&address, &reason, now).await?;
+            let shown = kings_corner::mail::address::redact(&address);
+            if accounts == 0 {
+                eprintln!("error: no account has the address {shown}");
+                std::process::exit(1);
+            }
+            println!("ok: mail to {shown} stopped for {accounts} account(s) until verified again");
             Ok(())
         }
         Command::Migrate => {

@@ -166,7 +166,8 @@ fn judge(error: &lettre::transport::smtp::Error) -> Sent {
     }
 }
 
-/// An SMTP failure in a few words, with its causes (lettre's errors hold no credentials).
+/// An SMTP failure in a few words, with its causes (lettre's errors hold no credentials), and
+/// any address the server's reply quotes redacted: the text is logged.
 fn describe(error: &lettre::transport::smtp::Error) -> String {
     let mut text = error.to_string();
     let mut source = std::error::Error::source(error);
@@ -175,5 +176,36 @@ fn describe(error: &lettre::transport::smtp::Error) -> String {
         text.push_str(&cause.to_string());
         source = cause.source();
     }
-    text.chars().take(500).collect()
+    redact_addresses(&text).chars().take(500).collect()
+}
+
+/// `text` with every word that holds an `@` (an address, bare or in `<>`) redacted.
+fn redact_addresses(text: &str) -> String {
+    text.split(' ')
+        .map(|word| {
+            if word.contains('@') {
+                let bare = word.trim_matches(|c: char| "<>,;:()[]\"'".contains(c));
+                word.replace(bare, &super::address::redact(bare))
+            } else {
+                word.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_addresses;
+
+    #[test]
+    fn addresses_in_a_reply_are_redacted() {
+        assert_eq!(
+            redact_addresses(
+                "permanent error (550): 5.1.1 <maya.rossi@example.com>: Recipient address rejected"
+            ),
+            "permanent error (550): 5.1.1 <m…i@example.com>: Recipient address rejected"
+        );
+        assert_eq!(redact_addresses("connection refused"), "connection refused");
+    }
 }

@@ -257,6 +257,42 @@ impl Db {
         .map_err(StoreError::of_write)
     }
 
+    /// Stops mail to `address` for every account that has it (a bounce reported after the
+    /// SMTP server took a letter) and gives up the letters waiting for it; how many accounts.
+    pub async fn stop_mail_to(
+        &self,
+        address: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<u64, StoreError> {
+        self.timed(async {
+            let mut transaction = self.begin_write().await?;
+            let stopped = query(
+                "UPDATE accounts SET email_stopped_at = $2, email_stopped_reason = $3 \
+                 WHERE LOWER(email) = LOWER($1) AND deleted_at IS NULL",
+            )
+            .bind(address)
+            .bind(now)
+            .bind(reason)
+            .execute(&mut *transaction)
+            .await?
+            .rows_affected();
+            query(
+                "UPDATE outgoing_mail SET failed_at = $2, next_attempt_at = NULL, \
+                 last_error = 'mail to this address stopped' \
+                 WHERE LOWER(recipient) = LOWER($1) AND next_attempt_at IS NOT NULL AND lease_until IS NULL",
+            )
+            .bind(address)
+            .bind(now)
+            .execute(&mut *transaction)
+            .await?;
+            transaction.commit().await?;
+            Ok::<_, StoreError>(stopped)
+        })
+        .await
+        .map_err(StoreError::of_write)
+    }
+
     /// Forgets letters sent or given up before `before` (their text holds links that are
     /// spent by then, and addresses).
     pub async fn forget_letters(&self, before: i64) -> Result<u64, StoreError> {

@@ -11,6 +11,7 @@ use crate::helpers::{
     BINARY, Player, TestApp, TestDatabase, created_id, every_seat_takes_a_turn, full_match,
     kings_corner, play_on, players, spawn_app, spawn_app_with, view_of_turn,
 };
+use crate::smtp_sink::SmtpSink;
 use kings_corner::store::transfer::COPIED_TABLES;
 
 /// The PostgreSQL server the suite runs on, if it runs on one.
@@ -228,6 +229,80 @@ async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
     (people, refresh, personal, under_way)
 }
 
+/// Fills the tables of issue 36: two players with verified addresses (their spent tokens and
+/// sent letters), one told of invitations by email at once and on a device (an alert letter
+/// with its unsubscribe token, a push message still being retried: nothing listens on port 9),
+/// the other by a daily letter (its alert waits in its queue).
+async fn reach(app: &TestApp, sink: &SmtpSink, people: &[Player]) {
+    use p256::elliptic_curve::sec1::ToEncodedPoint;
+    for (index, digest) in [(1, "each"), (2, "daily")] {
+        let address = format!("player{index}@example.com");
+        let set = app
+            .client
+            .put(format!("{}/v1/me/email", app.address))
+            .bearer_auth(&people[index].token)
+            .json(&json!({"email": address, "password": "correct horse"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(set.status(), 202);
+        let link = sink.wait_for(&address, 1).await[0].token("verify-email=");
+        let verified = app
+            .post("/v1/auth/email-verification", &json!({"token": link}))
+            .await;
+        assert_eq!(verified.status(), 204);
+        let alerts = json!({"email": ["invited"], "push": ["invited"], "digest": digest, "digest_hour": 8, "quiet_hours": null, "time_zone": "UTC"});
+        let put = app
+            .client
+            .put(format!("{}/v1/me/alerts", app.address))
+            .bearer_auth(&people[index].token)
+            .json(&alerts)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(put.status(), 200);
+    }
+    let key = p256::SecretKey::from_slice(&[7u8; 32]).unwrap();
+    let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let p256dh =
+        base64::Engine::encode(&engine, key.public_key().to_encoded_point(false).as_bytes());
+    let device = json!({"name": "phone", "endpoint": "http://127.0.0.1:9/push", "keys": {"p256dh": p256dh, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}});
+    let subscribed = app
+        .post_as(&people[1], "/v1/me/push-subscriptions", &device)
+        .await;
+    assert_eq!(subscribed.status(), 201);
+    for guest in ["player1", "player2"] {
+        let created = app
+            .post_as(
+                &people[0],
+                "/v1/matches",
+                &json!({"seats": 2, "visibility": "private"}),
+            )
+            .await;
+        let id = created_id(created).await;
+        let invited = app
+            .post_as(
+                &people[0],
+                &format!("/v1/matches/{id}/invitations"),
+                &json!({"username": guest}),
+            )
+            .await;
+        assert_eq!(invited.status(), 201);
+    }
+    for _ in 0..200 {
+        let counts = row_counts(app.db.pool()).await;
+        let has = |table: &str| counts.iter().any(|(name, rows)| name == table && *rows > 0);
+        if ["unsubscribe_tokens", "outgoing_pushes", "pending_alerts"]
+            .into_iter()
+            .all(has)
+        {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the alerts were not written");
+}
+
 #[tokio::test]
 async fn a_sqlite_database_moves_to_postgres_resumably_and_plays_on_with_the_same_tokens() {
     let Some(admin_url) = postgres_admin_url() else {
@@ -235,12 +310,18 @@ async fn a_sqlite_database_moves_to_postgres_resumably_and_plays_on_with_the_sam
     };
     let directory = tempfile::tempdir().unwrap();
     let live = format!("sqlite://{}", directory.path().join("live.db").display());
+    let sink = SmtpSink::start().await;
+    let smtp = sink.url.clone();
     let app = spawn_app_with(|settings| {
         settings.database.url = live.clone();
         settings.webhook_allowed_networks = vec!["127.0.0.1/32".parse().unwrap()];
+        settings.smtp_url = Some(smtp);
+        settings.mail_from = Some("Kings Corner <kings@example.test>".to_owned());
+        settings.public_url = Some("https://kings.example.test".parse().unwrap());
     })
     .await;
     let (people, refresh, personal, under_way) = fill(&app).await;
+    reach(&app, &sink, &people).await;
     let live_counts = row_counts(app.db.pool()).await;
     let notified_before = app
         .json_as(&people[1], "/v1/me/events?after=0&limit=500")

@@ -517,3 +517,64 @@ async fn a_mailbox_refused_for_good_stops_mail_until_verified_again() {
             .unwrap();
     assert_eq!(count, 1, "the second request wrote no letter");
 }
+
+#[tokio::test]
+async fn a_bounce_the_operator_reports_stops_mail_until_verified_again() {
+    let sink = SmtpSink::start().await;
+    let app = app_with_mail(&sink).await;
+    let (token, _) = account(&app, "maya").await;
+    verified(&app, &sink, &token, "maya@example.com").await;
+    if app.database.postgres_name().is_some() {
+        // The operator's command, on the server's database (a SQLite file is held by its
+        // server alone: there the same store call is made below).
+        let mut args = vec!["--database-url".into(), app.settings.database.url.clone()];
+        if let Some(listen) = &app.settings.database.listen_url {
+            args.extend(["--database-listen-url".into(), listen.clone()]);
+        }
+        if app.settings.database.behind_transaction_pooler() {
+            args.extend(["--database-pooler".into(), "transaction".into()]);
+        }
+        args.extend(["mail".into(), "stop".into(), "MAYA@example.com".into()]);
+        let (ok, said) = crate::helpers::kings_corner(args).await;
+        assert!(ok, "{said}");
+        assert_eq!(
+            said.trim(),
+            "ok: mail to M…A@example.com stopped for 1 account(s) until verified again"
+        );
+    } else {
+        let stopped = app
+            .db
+            .stop_mail_to("MAYA@example.com", "a letter to this address bounced", 0)
+            .await
+            .unwrap();
+        assert_eq!(stopped, 1);
+    }
+    let email = &me(&app, &token).await["email"];
+    assert_eq!(email["stopped"], "a letter to this address bounced");
+    app.post(
+        "/v1/auth/password-reset",
+        &json!({"email": "maya@example.com"}),
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        sink.to("maya@example.com").len(),
+        1,
+        "no reset goes to a stopped address"
+    );
+    // A new link, followed, starts mail again.
+    let resent = app
+        .client
+        .post(format!("{}/v1/me/email/verification", app.address))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resent.status(), 202);
+    let link = sink.wait_for("maya@example.com", 2).await[1].token("verify-email=");
+    let verified = app
+        .post("/v1/auth/email-verification", &json!({"token": link}))
+        .await;
+    assert_eq!(verified.status(), 204);
+    assert_eq!(me(&app, &token).await["email"]["stopped"], Value::Null);
+}

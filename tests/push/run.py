@@ -10,7 +10,10 @@ VAPID token is signed by the key `GET /v1/push/key` publishes and names the push
 origin, that the gone device was removed, and that endpoints on private networks and bad keys
 are refused with nothing stored.
 
-    python3 tests/push/run.py target/debug/kings-corner
+    python3 tests/push/run.py target/debug/kings-corner [--postgres]
+
+With `--postgres`, on a fresh database of the PostgreSQL server at PG_URL_BASE (default
+postgres://postgres@127.0.0.1:5432), dropped at the end; else on a SQLite file.
 """
 
 import base64
@@ -139,7 +142,14 @@ def main():
     workdir = pathlib.Path(tempfile.mkdtemp(prefix="kc-push-"))
     service = PushService()
     port = free_port()
-    environment = dict(os.environ, DATABASE_URL=f"sqlite://{workdir}/kc.db", BIND_ADDRESS=f"127.0.0.1:{port}",
+    database = f"sqlite://{workdir}/kc.db"
+    if "--postgres" in sys.argv[2:]:
+        base = os.environ.get("PG_URL_BASE", "postgres://postgres@127.0.0.1:5432")
+        name = f"kc_push_{os.getpid()}"
+        subprocess.run(["psql", f"{base}/postgres", "-qc", f"CREATE DATABASE {name}"], check=True)
+        atexit.register(lambda: subprocess.run(["psql", f"{base}/postgres", "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"]))
+        database = f"{base}/{name}"
+    environment = dict(os.environ, DATABASE_URL=database, BIND_ADDRESS=f"127.0.0.1:{port}",
                        LOG_LEVEL="warn", WEBHOOK_ALLOWED_NETWORKS="127.0.0.1/32", PUBLIC_URL="https://kings.example.test")
     environment.pop("SMTP_URL", None)
     with open(workdir / "server.log", "ab") as log:
@@ -209,7 +219,7 @@ def main():
     print("[push] the device whose push service answered 410 was removed", flush=True)
     status, _ = request(port, "DELETE", f"/v1/me/push-subscriptions/{again['id']}", maya)
     check(status == 204, "a device removed by its owner")
-    print("ok: Web Push encrypted per RFC 8291, signed per RFC 8292, gone devices removed, private endpoints refused")
+    print(f"ok: Web Push encrypted per RFC 8291, signed per RFC 8292, gone devices removed, private endpoints refused ({database.split(':')[0]})")
 
 
 if __name__ == "__main__":
