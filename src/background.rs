@@ -51,6 +51,17 @@ where
     }
 }
 
+/// Seconds before the retry after the `failures`-th failed attempt of a delivery (a webhook's,
+/// a letter's, a push message's): `first`, then twice as long each time up to `longest`, each
+/// drawn between half and all of that (jitter, so that a receiver coming back is not hit by
+/// every retry at once).
+pub fn backoff(failures: i64, first: i64, longest: i64) -> i64 {
+    let doubled = first.saturating_mul(1 << (failures - 1).clamp(0, 20));
+    let ceiling = doubled.min(longest);
+    let draw = u64::from_le_bytes(crate::random::bytes::<8>()) % (ceiling as u64 / 2 + 1);
+    ceiling / 2 + draw as i64
+}
+
 /// When a task's rounds run.
 #[derive(Clone, Debug)]
 pub struct Schedule {

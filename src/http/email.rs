@@ -96,7 +96,7 @@ pub async fn resend_verification(
     request_body = EmailTokenRequest,
     responses(
         (status = 204, description = "Verified"),
-        (status = 400, description = "Unknown, used or expired token, or its address is no longer the account's (`invalid_email_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown, used or expired token, or its address is no longer the account's (`invalid_email_token`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(())
 )]
@@ -148,7 +148,7 @@ pub async fn request_password_reset(
     request_body = NewPassword,
     responses(
         (status = 204, description = "The password is set"),
-        (status = 400, description = "Unknown, used or expired token (`invalid_email_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown, used or expired token (`invalid_email_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`weak_password`, `invalid_body`", body = Problem, content_type = "application/problem+json"),
     ),
     security(())

@@ -243,7 +243,7 @@ impl From<AccountError> for ApiError {
             AccountError::InvalidEmail(_) | AccountError::InvalidResetRequest => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
-            AccountError::InvalidEmailToken => StatusCode::BAD_REQUEST,
+            AccountError::InvalidEmailToken => StatusCode::NOT_FOUND,
             AccountError::MailUnavailable | AccountError::NoEmail => StatusCode::CONFLICT,
             AccountError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
             AccountError::Store(_) | AccountError::Hashing(_) | AccountError::Corrupt(_) => {

@@ -12,7 +12,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::mail::queue_letter;
 use super::push::queue_pushes;
-use super::work::{Claim, claim_statement};
+use super::work::Claim;
 use super::{Db, StoreError};
 use crate::mail::Letter;
 use crate::store::query;
@@ -256,26 +256,14 @@ impl Db {
         lease_until: i64,
         limit: i64,
     ) -> Result<Vec<AlertQueue>, StoreError> {
-        let sql = claim_statement(
-            self.backend(),
-            Claim {
-                table: "alert_queues",
-                lease: "lease_until",
-                due: "waiting = 1 AND (due_at IS NULL OR due_at <= $1)",
-                order: "due_at",
-                returning: "id, account_id, channel, last_sent_at",
-            },
-        );
-        let rows = self
-            .single(async |connection| {
-                query(&sql)
-                    .bind(now)
-                    .bind(lease_until)
-                    .bind(limit)
-                    .fetch_all(connection)
-                    .await
-            })
-            .await?;
+        let claim = Claim {
+            table: "alert_queues",
+            lease: "lease_until",
+            due: "waiting = 1 AND (due_at IS NULL OR due_at <= $1)",
+            order: "due_at",
+            returning: "id, account_id, channel, last_sent_at",
+        };
+        let rows = self.claim_rows(claim, now, lease_until, limit).await?;
         rows.iter()
             .map(|row| {
                 Ok(AlertQueue {

@@ -7,7 +7,7 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::work::{Claim, claim_statement};
+use super::work::Claim;
 use super::{Db, StoreError};
 use crate::mail::Letter;
 use crate::store::query;
@@ -140,26 +140,14 @@ impl Db {
         lease_until: i64,
         limit: i64,
     ) -> Result<Vec<OutgoingMail>, StoreError> {
-        let sql = claim_statement(
-            self.backend(),
-            Claim {
-                table: "outgoing_mail",
-                lease: "lease_until",
-                due: "next_attempt_at <= $1",
-                order: "next_attempt_at",
-                returning: MAIL_COLUMNS,
-            },
-        );
-        let rows = self
-            .single(async |connection| {
-                query(&sql)
-                    .bind(now)
-                    .bind(lease_until)
-                    .bind(limit)
-                    .fetch_all(connection)
-                    .await
-            })
-            .await?;
+        let claim = Claim {
+            table: "outgoing_mail",
+            lease: "lease_until",
+            due: "next_attempt_at <= $1",
+            order: "next_attempt_at",
+            returning: MAIL_COLUMNS,
+        };
+        let rows = self.claim_rows(claim, now, lease_until, limit).await?;
         Ok(rows.iter().map(mail_from_row).collect::<Result<_, _>>()?)
     }
 

@@ -4,7 +4,7 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::work::{Claim, claim_statement};
+use super::work::Claim;
 use super::{Db, Owner, StoreError};
 use crate::store::query;
 
@@ -233,26 +233,14 @@ impl Db {
         lease_until: i64,
         limit: i64,
     ) -> Result<Vec<OutgoingPush>, StoreError> {
-        let sql = claim_statement(
-            self.backend(),
-            Claim {
-                table: "outgoing_pushes",
-                lease: "lease_until",
-                due: "next_attempt_at <= $1",
-                order: "next_attempt_at",
-                returning: "id, subscription_id, payload, created_at, attempts",
-            },
-        );
-        let claimed = self
-            .single(async |connection| {
-                query(&sql)
-                    .bind(now)
-                    .bind(lease_until)
-                    .bind(limit)
-                    .fetch_all(connection)
-                    .await
-            })
-            .await?;
+        let claim = Claim {
+            table: "outgoing_pushes",
+            lease: "lease_until",
+            due: "next_attempt_at <= $1",
+            order: "next_attempt_at",
+            returning: "id, subscription_id, payload, created_at, attempts",
+        };
+        let claimed = self.claim_rows(claim, now, lease_until, limit).await?;
         let mut pushes = Vec::with_capacity(claimed.len());
         for row in &claimed {
             let subscription_id: String = row.try_get("subscription_id")?;

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::work::{Claim, claim_statement};
+use super::work::Claim;
 use super::{Db, Owner, StoreError};
 use crate::store::query;
 
@@ -315,27 +315,14 @@ impl Db {
         lease_until: i64,
         limit: i64,
     ) -> Result<Vec<WebhookRow>, StoreError> {
-        let sql = claim_statement(
-            self.backend(),
-            Claim {
-                table: "webhooks",
-                lease: "lease_until",
-                due: "disabled_at IS NULL AND next_attempt_at <= $1",
-                order: "next_attempt_at",
-                returning: WEBHOOK_COLUMNS,
-            },
-        );
-        let rows = self
-            .single(async |connection| {
-                query(&sql)
-                    .bind(now)
-                    .bind(lease_until)
-                    .bind(limit)
-                    .fetch_all(connection)
-                    .await
-            })
-            .await
-            .map_err(StoreError::of_write)?;
+        let claim = Claim {
+            table: "webhooks",
+            lease: "lease_until",
+            due: "disabled_at IS NULL AND next_attempt_at <= $1",
+            order: "next_attempt_at",
+            returning: WEBHOOK_COLUMNS,
+        };
+        let rows = self.claim_rows(claim, now, lease_until, limit).await?;
         Ok(rows
             .iter()
             .map(webhook_from_row)

@@ -66,7 +66,7 @@ pub(super) struct Claim<'a> {
 
 /// The statement of a claim: at most `$3` rows, leased until `$2`; rows another process is
 /// claiming at the same moment are skipped on PostgreSQL (SQLite has one writer anyway).
-pub(super) fn claim_statement(backend: Backend, claim: Claim<'_>) -> String {
+fn claim_statement(backend: Backend, claim: Claim<'_>) -> String {
     let Claim {
         table,
         lease,
@@ -87,6 +87,30 @@ pub(super) fn claim_statement(backend: Backend, claim: Claim<'_>) -> String {
 }
 
 impl Db {
+    /// Claims, until `lease_until`, up to `limit` rows that `claim` picks at `now` and no other
+    /// process holds: the rows as its `returning` names them. Every kind of leased work (a
+    /// match's clock or bot turn, a webhook, a letter, an alert queue, a push message) is
+    /// claimed here.
+    pub(super) async fn claim_rows(
+        &self,
+        claim: Claim<'_>,
+        now: i64,
+        lease_until: i64,
+        limit: i64,
+    ) -> Result<Vec<sqlx::any::AnyRow>, StoreError> {
+        let sql = claim_statement(self.backend(), claim);
+        self.single(async |connection| {
+            query(&sql)
+                .bind(now)
+                .bind(lease_until)
+                .bind(limit)
+                .fetch_all(connection)
+                .await
+        })
+        .await
+        .map_err(StoreError::of_write)
+    }
+
     /// Claims, until `lease_until`, up to `limit` matches with `work` due at `now` that no
     /// other process holds; returns their ids.
     pub async fn claim_work(
@@ -96,26 +120,14 @@ impl Db {
         lease_until: i64,
         limit: i64,
     ) -> Result<Vec<String>, StoreError> {
-        let sql = claim_statement(
-            self.backend(),
-            Claim {
-                table: "matches",
-                lease: work.lease(),
-                due: work.due(),
-                order: work.order(),
-                returning: "id",
-            },
-        );
-        let rows = self
-            .single(async |connection| {
-                query(&sql)
-                    .bind(now)
-                    .bind(lease_until)
-                    .bind(limit)
-                    .fetch_all(connection)
-                    .await
-            })
-            .await?;
+        let claim = Claim {
+            table: "matches",
+            lease: work.lease(),
+            due: work.due(),
+            order: work.order(),
+            returning: "id",
+        };
+        let rows = self.claim_rows(claim, now, lease_until, limit).await?;
         Ok(rows
             .iter()
             .map(|row| row.try_get("id"))

@@ -6,20 +6,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Player, TestApp, assert_problem, spawn_app_with};
-use crate::smtp_sink::{Received, SmtpSink};
+use crate::helpers::{Player, TestApp, assert_problem};
+use crate::smtp_sink::{Received, SmtpSink, app_with_mail};
 
 const PASSWORD: &str = "correct horse";
-
-async fn app_with_mail(sink: &SmtpSink) -> TestApp {
-    let url = sink.url.clone();
-    spawn_app_with(move |settings| {
-        settings.smtp_url = Some(url);
-        settings.mail_from = Some("Kings Corner <kings@example.test>".to_owned());
-        settings.public_url = Some("https://kings.example.test".parse().unwrap());
-    })
-    .await
-}
 
 /// A player with a verified address `name@example.com`.
 async fn player_with_mail(app: &TestApp, sink: &SmtpSink, name: &str) -> Player {

@@ -3,21 +3,10 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_problem, spawn_app, spawn_app_with};
-use crate::smtp_sink::SmtpSink;
+use crate::helpers::{TestApp, assert_problem, spawn_app};
+use crate::smtp_sink::{SmtpSink, app_with_mail};
 
 const PASSWORD: &str = "correct horse";
-
-/// A server that mails through `sink`.
-async fn app_with_mail(sink: &SmtpSink) -> TestApp {
-    let url = sink.url.clone();
-    spawn_app_with(move |settings| {
-        settings.smtp_url = Some(url);
-        settings.mail_from = Some("Kings Corner <kings@example.test>".to_owned());
-        settings.public_url = Some("https://kings.example.test".parse().unwrap());
-    })
-    .await
-}
 
 async fn put_email(app: &TestApp, token: &str, body: &Value) -> reqwest::Response {
     app.client
@@ -36,6 +25,12 @@ async fn account(app: &TestApp, name: &str) -> (String, Value) {
     (tokens["access_token"].as_str().unwrap().to_owned(), tokens)
 }
 
+/// Follows a verification link: posts its token, as the web client does.
+async fn follow_link(app: &TestApp, token: &str) -> reqwest::Response {
+    app.post("/v1/auth/email-verification", &json!({"token": token}))
+        .await
+}
+
 async fn me(app: &TestApp, token: &str) -> Value {
     let response = app.get("/v1/me", Some(token)).await;
     assert_eq!(response.status(), 200);
@@ -49,9 +44,7 @@ async fn verified(app: &TestApp, sink: &SmtpSink, token: &str, address: &str) {
     assert_eq!(set.status(), 202, "{}", set.text().await.unwrap());
     let letters = sink.wait_for(address, before + 1).await;
     let link = letters.last().unwrap().token("verify-email=");
-    let verified = app
-        .post("/v1/auth/email-verification", &json!({"token": link}))
-        .await;
+    let verified = follow_link(app, &link).await;
     assert_eq!(verified.status(), 204);
 }
 
@@ -126,25 +119,21 @@ async fn an_address_is_verified_by_its_link_once() {
     assert_eq!(letter.header("List-Unsubscribe"), None, "not an alert");
 
     let link = letter.token("verify-email=");
-    let verified = app
-        .post("/v1/auth/email-verification", &json!({"token": link}))
-        .await;
+    let verified = follow_link(&app, &link).await;
     assert_eq!(verified.status(), 204);
     let email = &me(&app, &token).await["email"];
     assert_eq!(email["verified"], true);
     assert!(email["verified_at"].is_string());
     // Spent.
-    let again = app
-        .post("/v1/auth/email-verification", &json!({"token": link}))
-        .await;
-    assert_problem(again, 400, "invalid_email_token").await;
+    let again = follow_link(&app, &link).await;
+    assert_problem(again, 404, "invalid_email_token").await;
     let forged = app
         .post(
             "/v1/auth/email-verification",
             &json!({"token": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}),
         )
         .await;
-    assert_problem(forged, 400, "invalid_email_token").await;
+    assert_problem(forged, 404, "invalid_email_token").await;
 }
 
 #[tokio::test]
@@ -167,16 +156,12 @@ async fn a_link_is_bound_to_its_address_and_expires() {
     .await;
     let second = sink.wait_for("second@example.com", 1).await[0].token("verify-email=");
     // The first address is no longer the account's: its link verifies nothing.
-    let stale = app
-        .post("/v1/auth/email-verification", &json!({"token": first}))
-        .await;
-    assert_problem(stale, 400, "invalid_email_token").await;
+    let stale = follow_link(&app, &first).await;
+    assert_problem(stale, 404, "invalid_email_token").await;
     // A day and a bit later the second link has expired.
     app.clock.advance(24 * 3600 + 1);
-    let late = app
-        .post("/v1/auth/email-verification", &json!({"token": second}))
-        .await;
-    assert_problem(late, 400, "invalid_email_token").await;
+    let late = follow_link(&app, &second).await;
+    assert_problem(late, 404, "invalid_email_token").await;
     assert_eq!(me(&app, &token).await["email"]["verified"], false);
     // A new link works.
     let resent = app
@@ -188,9 +173,7 @@ async fn a_link_is_bound_to_its_address_and_expires() {
         .unwrap();
     assert_eq!(resent.status(), 202);
     let fresh = sink.wait_for("second@example.com", 2).await[1].token("verify-email=");
-    let verified = app
-        .post("/v1/auth/email-verification", &json!({"token": fresh}))
-        .await;
+    let verified = follow_link(&app, &fresh).await;
     assert_eq!(verified.status(), 204);
 }
 
@@ -423,7 +406,7 @@ async fn a_reset_signs_every_session_out_and_its_link_works_once() {
             &json!({"token": link, "password": "a third horse battery"}),
         )
         .await;
-    assert_problem(again, 400, "invalid_email_token").await;
+    assert_problem(again, 404, "invalid_email_token").await;
 }
 
 #[tokio::test]
@@ -445,7 +428,7 @@ async fn a_reset_link_expires_within_the_hour() {
             &json!({"token": link, "password": "a new horse battery"}),
         )
         .await;
-    assert_problem(late, 400, "invalid_email_token").await;
+    assert_problem(late, 404, "invalid_email_token").await;
     assert_eq!(
         app.get("/v1/me", Some(&token)).await.status(),
         200,
@@ -572,9 +555,7 @@ async fn a_bounce_the_operator_reports_stops_mail_until_verified_again() {
         .unwrap();
     assert_eq!(resent.status(), 202);
     let link = sink.wait_for("maya@example.com", 2).await[1].token("verify-email=");
-    let verified = app
-        .post("/v1/auth/email-verification", &json!({"token": link}))
-        .await;
+    let verified = follow_link(&app, &link).await;
     assert_eq!(verified.status(), 204);
     assert_eq!(me(&app, &token).await["email"]["stopped"], Value::Null);
 }

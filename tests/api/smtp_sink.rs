@@ -8,6 +8,19 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
+use crate::helpers::{TestApp, spawn_app_with};
+
+/// A server that mails through `sink`, its links under `https://kings.example.test`.
+pub async fn app_with_mail(sink: &SmtpSink) -> TestApp {
+    let url = sink.url.clone();
+    spawn_app_with(move |settings| {
+        settings.smtp_url = Some(url);
+        settings.mail_from = Some("Kings Corner <kings@example.test>".to_owned());
+        settings.public_url = Some("https://kings.example.test".parse().unwrap());
+    })
+    .await
+}
+
 /// One message the sink accepted.
 #[derive(Clone, Debug)]
 pub struct Received {

@@ -75,6 +75,10 @@ ACROSS_FIELDS = {
         # The zone must be in the IANA database that jiff carries.
         ("invalid_alert_settings", "`"),
     ],
+    "POST /v1/me/push-subscriptions": [
+        # Where the endpoint's host resolves, and whether the browser's key is on the curve.
+        ("invalid_push_subscription", None),
+    ],
     "POST /v1/me/webhooks": [
         # What a URL parser takes, and the host, resolved, must be an address webhooks may
         # reach.

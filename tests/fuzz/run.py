@@ -62,6 +62,8 @@ BEYOND_THE_SCHEMA = [
     ("POST", "/v1/me/vacation"),
     # `time_zone` is one of the IANA database's names (a list of data, not a bound).
     ("PUT", "/v1/me/alerts"),
+    # The endpoint resolves to a public address; `keys.p256dh` is a point on P-256.
+    ("POST", "/v1/me/push-subscriptions"),
 ]
 
 

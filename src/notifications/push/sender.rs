@@ -26,6 +26,9 @@ const CLAIM: i64 = 16;
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a push service keeps a message for a device that is offline (RFC 8030 §5.2).
 const TTL_SECONDS: u32 = 86_400;
+/// The first retry waits about this long; each next one twice as long, up to the longest.
+const FIRST_WAIT_SECONDS: i64 = 15;
+const LONGEST_WAIT_SECONDS: i64 = 3600;
 /// A message refused for this long is given up: a day later it is no longer news.
 const GIVE_UP_AFTER_SECONDS: i64 = 86_400;
 /// How long messages sent or given up are kept.
@@ -136,7 +139,7 @@ impl Sender {
             return self.db.push_failed(&push.id, now, None, &error).await;
         }
         instruments::push_sent(PushOutcome::Retried);
-        let wait = (15_i64 << push.attempts.clamp(0, 8)).min(3600);
+        let wait = background::backoff(push.attempts + 1, FIRST_WAIT_SECONDS, LONGEST_WAIT_SECONDS);
         self.db
             .push_failed(&push.id, now, Some(now + wait), &error)
             .await

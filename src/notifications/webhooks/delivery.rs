@@ -257,14 +257,10 @@ impl Deliverer {
     }
 }
 
-/// Seconds before the retry after the `failures`-th failed attempt: exponential from
-/// [`FIRST_WAIT_SECONDS`] up to [`LONGEST_WAIT_SECONDS`], each drawn between half and all of
-/// that (jitter, so that receivers coming back are not hit by every retry at once).
+/// Seconds before the retry after the `failures`-th failed attempt: from
+/// [`FIRST_WAIT_SECONDS`] up to [`LONGEST_WAIT_SECONDS`] ([`background::backoff`]).
 fn backoff(failures: i64) -> i64 {
-    let doubled = FIRST_WAIT_SECONDS.saturating_mul(1 << (failures - 1).clamp(0, 20));
-    let ceiling = doubled.min(LONGEST_WAIT_SECONDS);
-    let draw = u64::from_le_bytes(crate::random::bytes::<8>()) % (ceiling as u64 / 2 + 1);
-    ceiling / 2 + draw as i64
+    background::backoff(failures, FIRST_WAIT_SECONDS, LONGEST_WAIT_SECONDS)
 }
 
 /// A failed request in a few words, with its cause (never the URL's query: it may hold a
