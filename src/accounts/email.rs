@@ -162,9 +162,8 @@ impl Accounts {
         let account = self.account(account_id).await?;
         let (token, new_token) = self.new_token("verify", &address, VERIFY_FOR_SECONDS);
         let letter = self.verification_letter(account_id, &account.username, &address, &token);
-        self.db
-            .resend_verification(account_id, &new_token, &letter, self.clock.now())
-            .await?;
+        let link = (account_id.to_owned(), new_token, letter);
+        self.db.queue_links(&[link], self.clock.now()).await?;
         self.mail.wake();
         Ok(current.into())
     }

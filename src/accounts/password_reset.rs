@@ -127,7 +127,7 @@ impl Accounts {
             resets.push((account_id, stored, letter));
         }
         if !resets.is_empty() {
-            self.db.queue_resets(&resets, self.clock.now()).await?;
+            self.db.queue_links(&resets, self.clock.now()).await?;
             self.mail.wake();
         }
         Ok(())

@@ -361,26 +361,6 @@ impl Db {
         .map_err(StoreError::of_write)
     }
 
-    /// Stores another verification link for the account's current address (earlier ones stay
-    /// good until they expire) with its letter.
-    pub async fn resend_verification(
-        &self,
-        account_id: &str,
-        token: &NewEmailToken,
-        letter: &Letter,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        self.timed(async {
-            let mut transaction = self.begin_write().await?;
-            insert_token(&mut transaction, account_id, token, now).await?;
-            queue_letter(&mut transaction, letter, now).await?;
-            transaction.commit().await?;
-            Ok::<_, StoreError>(())
-        })
-        .await
-        .map_err(StoreError::of_write)
-    }
-
     /// Spends a verification token: the account's address is verified (and mail to it starts
     /// again) if the token is good and was sent to the account's current address. Returns
     /// the account, or `None` for a bad token.
@@ -445,15 +425,15 @@ impl Db {
             .collect::<Result<_, sqlx::Error>>()?)
     }
 
-    /// Stores reset tokens with their letters.
-    pub async fn queue_resets(
+    /// Stores tokens (verification or reset links) with the letters that carry them.
+    pub async fn queue_links(
         &self,
-        resets: &[(String, NewEmailToken, Letter)],
+        links: &[(String, NewEmailToken, Letter)],
         now: i64,
     ) -> Result<(), StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
-            for (account_id, token, letter) in resets {
+            for (account_id, token, letter) in links {
                 insert_token(&mut transaction, account_id, token, now).await?;
                 queue_letter(&mut transaction, letter, now).await?;
             }
