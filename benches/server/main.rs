@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use kings_corner::live::Checkpoint;
 use kings_corner::matches::access::Table as SeatedTable;
-use kings_corner::matches::cache::{MatchState, StateCache};
+use kings_corner::matches::ledger::{MatchState, StateCache};
 use kings_corner::rules::{Action, GameState, Rules, Setup};
 use serde::Deserialize;
 use serde_json::json;

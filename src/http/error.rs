@@ -196,8 +196,8 @@ impl From<MatchError> for ApiError {
                     ApiError::refused(StatusCode::CONFLICT, error.code(), error.to_string());
                 return refusal.retry_after(*retry_after);
             }
-            MatchError::TooManyMessages { retry_after }
-            | MatchError::TooManyHints { retry_after } => {
+            MatchError::TooManyMessages { retry_after, .. }
+            | MatchError::TooManyHints { retry_after, .. } => {
                 let seconds = *retry_after;
                 let refusal = ApiError::refused(
                     StatusCode::TOO_MANY_REQUESTS,

@@ -25,6 +25,7 @@ mod smtp;
 
 use std::sync::Arc;
 
+pub use crate::store::mail::{Letter, Purpose};
 pub use address::{BadAddress, EmailAddress};
 use url::Url;
 
@@ -45,56 +46,6 @@ pub struct MailSettings {
     /// A PEM file of certificates to trust for the SMTP server besides the usual roots (a
     /// private certificate authority).
     pub smtp_ca_file: Option<std::path::PathBuf>,
-}
-
-/// Why a letter is sent: the outbox's `purpose`, and the label of its metrics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// A link that confirms an address.
-    Verify,
-    /// A link that sets a new password.
-    Reset,
-    /// The password was changed by a reset.
-    PasswordChanged,
-    /// The account's address was changed or removed (to the old address).
-    EmailChanged,
-    /// A player's alerts: one notification, or a digest of several.
-    Alerts,
-}
-
-impl Purpose {
-    /// As stored and labelled.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Purpose::Verify => "verify",
-            Purpose::Reset => "reset",
-            Purpose::PasswordChanged => "password_changed",
-            Purpose::EmailChanged => "email_changed",
-            Purpose::Alerts => "alerts",
-        }
-    }
-}
-
-/// A letter to one recipient: a subject, the same words as plain text and as HTML, and for
-/// alerts the one-click unsubscribe link (RFC 8058).
-#[derive(Clone, Debug)]
-pub struct Letter {
-    /// Its id (a UUID): the local part of its `Message-ID`, the same on every attempt.
-    pub id: String,
-    /// Whose account it concerns.
-    pub account_id: String,
-    /// Where it goes (checked for shape when the owner set it).
-    pub recipient: String,
-    /// Why.
-    pub purpose: Purpose,
-    /// The `Subject:`.
-    pub subject: String,
-    /// The `text/plain` part.
-    pub text: String,
-    /// The `text/html` part.
-    pub html: String,
-    /// `List-Unsubscribe`: a URL a POST to which turns these alerts off.
-    pub unsubscribe_url: Option<String>,
 }
 
 /// What services hold: whether mail is configured, the base of links, and the sender's wake.

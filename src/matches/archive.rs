@@ -33,7 +33,7 @@ impl Matches {
         viewer: Viewer<'_>,
         query: ReplayQuery,
     ) -> Result<MatchView, MatchError> {
-        let (read, role) = self.read_row(match_id, viewer).await?;
+        let (read, role) = self.ledger.read_row(match_id, viewer).await?;
         let row = &read.row;
         if !(0..=row.version).contains(&query.at) {
             return Err(MatchError::invalid_query(
@@ -41,7 +41,7 @@ impl Matches {
                 format!("at is 0 to {}", row.version),
             ));
         }
-        let state = self.state_at(row, query.at).await?;
+        let state = self.ledger.state_at(row, query.at).await?;
         let mut replayed = MatchView::of(&row.id, query.at, &state, role.seat());
         if matches!(row.status, MatchStatus::Finished | MatchStatus::Aborted) {
             replayed.view = state.open_view();
@@ -60,7 +60,7 @@ impl Matches {
         match_id: &str,
         viewer: Viewer<'_>,
     ) -> Result<MatchExport, MatchError> {
-        let (read, seats, _) = self.read_row_and_seats(match_id, viewer).await?;
+        let (read, seats, _) = self.ledger.read_row_and_seats(match_id, viewer).await?;
         self.export_of(read.row, seats).await
     }
 
@@ -94,7 +94,7 @@ impl Matches {
         let mut events: Vec<ExportEvent> = Vec::new();
         loop {
             let after = events.last().map_or(0, |logged| logged.seq);
-            let page = self.recorded(&row.id, after, EXPORT_PAGE).await?;
+            let page = self.ledger.recorded(&row.id, after, EXPORT_PAGE).await?;
             if page.is_empty() {
                 break;
             }

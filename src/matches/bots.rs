@@ -11,23 +11,24 @@
 //!
 //! At a table with `on_timeout: bot`, a late seat's turn is played the same way by the `basic`
 //! bot, after a `bot_stood_in` event that says so (`stand_in`, called by the clock
-//! keeping of [`super::timekeeping`]).
+//! worker, [`super::clock_worker`]).
 //!
 //! A bot decides from its seat's [`crate::rules::Knowledge`] only (see [`crate::bots`]), on a
 //! blocking thread: an `expert` search takes milliseconds of CPU that must not hold up the
 //! requests served beside it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::access::{Player, Role};
-use super::cache::MatchState;
-use super::clock::MatchClock;
+use super::bot_counts::BotStatistics;
+use super::hints::Hint;
+use super::ledger::MatchState;
 use super::log::{Entry, Note};
+use super::match_clock::MatchClock;
 use super::rated::Unrateable;
 use super::{MatchError, MatchSummary, Matches};
 use crate::background::{self, Schedule};
@@ -35,7 +36,7 @@ use crate::bots::{self, Level};
 use crate::clock::rfc3339;
 use crate::instruments::{self, Mover};
 use crate::model::{MatchStatus, Named};
-use crate::rules::{Action, RuleError, Seat};
+use crate::rules::{RuleError, Seat};
 use crate::store::work::Work;
 use crate::store::{SeatRow, free_bot_account};
 
@@ -74,44 +75,10 @@ impl BotRequest {
 /// How a bot's seat is named (the bot accounts' username; nobody can register it).
 pub const BOT_USERNAME: &str = "[bot]";
 
-/// What the `expert` bot would do in the caller's place, and why.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = json!({"action": {"type": "play", "card": "KC", "to": "NE"},
-    "reason": "puts your KC in the north-east corner (won 71 % of 64 imagined hands)", "version": 12}))]
-pub struct Hint {
-    /// One of the caller's legal actions.
-    pub action: Action,
-    /// Why, in a few words.
-    pub reason: String,
-    /// The version of the match the hint is for: send it as `expected_version`.
-    pub version: i64,
-}
-
-/// What one process's bots have done: actions written, and actions decided for a version
-/// another writer had already moved past (which the lease on a match's bot turns should make
-/// rare: only a person resigning or a clock beside a bot's turn should ever cause one).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BotStatistics {
-    /// Bot actions written to a log.
-    pub actions: u64,
-    /// Bot actions refused because the match had moved on.
-    pub lost_races: u64,
-}
-
-/// [`BotStatistics`] as they are counted.
-#[derive(Debug, Default)]
-pub(super) struct BotCounts {
-    actions: AtomicU64,
-    lost_races: AtomicU64,
-}
-
 impl Matches {
     /// What this process's bots have done so far.
     pub fn bot_statistics(&self) -> BotStatistics {
-        BotStatistics {
-            actions: self.bot_counts.actions.load(Ordering::Relaxed),
-            lost_races: self.bot_counts.lost_races.load(Ordering::Relaxed),
-        }
+        self.bot_counts.statistics()
     }
 
     /// Seats a bot in the lowest free seat of an open match, for a player seated in it; the
@@ -151,7 +118,8 @@ impl Matches {
     /// one given before for the same position, or a new one within the caller's pace (see
     /// [`super::hints`]).
     pub async fn hint(&self, match_id: &str, player: Player<'_>) -> Result<Hint, MatchError> {
-        let (current, seat) = self.seated(match_id, player).await?;
+        let (current, seat) = self.ledger.seated(match_id, player).await?;
+        let current = self.when_the_clock_has_acted(match_id, current).await?;
         if !current.table.hints {
             return Err(MatchError::HintsOff);
         }
@@ -165,7 +133,10 @@ impl Matches {
         }
         self.hints
             .pace(player)
-            .map_err(|retry_after| MatchError::TooManyHints { retry_after })?;
+            .map_err(|retry_after| MatchError::TooManyHints {
+                retry_after,
+                per_minute: super::hints::PER_MINUTE,
+            })?;
         let thinking = self.hints.permit().await;
         let action = think(Level::Expert, &current, seat, match_id).await?;
         drop(thinking);
@@ -189,12 +160,12 @@ impl Matches {
 
     /// Plays the bots of one match while one of them has the turn.
     async fn play_bot_turns(&self, match_id: &str) -> Result<(), MatchError> {
-        let read = self.read_row_unchecked(match_id).await?;
+        let read = self.ledger.read_row_unchecked(match_id).await?;
         if read.row.status != MatchStatus::Playing {
             return Ok(());
         }
-        let mut current = self.load(&read).await?;
-        current = self.on_time(match_id, current).await?;
+        let mut current = self.ledger.load(&read).await?;
+        current = self.settle_the_clock(match_id, current).await?;
         for _ in 0..MOST_ACTIONS_PER_CLAIM {
             let Some(seat) = current.state.turn() else {
                 return Ok(());
@@ -223,6 +194,7 @@ impl Matches {
             let deadline = rfc3339(deadline);
             let stood_in = Note::BotStoodIn { seat, deadline }.checked(&current.state)?;
             current = self
+                .ledger
                 .write_or_reload(match_id, &current, vec![stood_in])
                 .await?;
         }
@@ -253,17 +225,18 @@ impl Matches {
         let decision = think(level, current, seat, match_id).await?;
         let events = current.state.decide(seat, decision.action)?;
         match self
+            .ledger
             .write(match_id, current, Entry::games(events), |_| None)
             .await
         {
             Ok(written) => {
-                self.bot_counts.actions.fetch_add(1, Ordering::Relaxed);
+                self.bot_counts.acted();
                 instruments::move_accepted(Mover::Bot);
                 Ok(written)
             }
             Err(MatchError::VersionConflict { .. }) => {
-                self.bot_counts.lost_races.fetch_add(1, Ordering::Relaxed);
-                self.reload(match_id).await
+                self.bot_counts.lost_a_race();
+                self.ledger.reload(match_id).await
             }
             Err(other) => Err(other),
         }

@@ -2,7 +2,7 @@
 //! [`MatchError::code`] and a sentence for the player, as [`RuleError`] has. The HTTP layer
 //! maps them to statuses in one place (`http::error`).
 
-pub use super::rated::Unrateable;
+pub use super::unrateable::Unrateable;
 use crate::rules::{RuleError, RulesError, Seat};
 use crate::store::StoreError;
 
@@ -157,22 +157,20 @@ pub enum MatchError {
         detail: String,
     },
     /// A seat that talked as much as it may in the last minute.
-    #[error(
-        "You said {} messages in the last minute: wait {retry_after} s.",
-        super::talk::PER_MINUTE
-    )]
+    #[error("You said {per_minute} messages in the last minute: wait {retry_after} s.")]
     TooManyMessages {
         /// Seconds until the seat may talk again.
         retry_after: u64,
+        /// The most messages a seat may send in a minute.
+        per_minute: usize,
     },
     /// An account that had as many new hints computed in the last minute as it may.
-    #[error(
-        "You asked for {} new hints in the last minute: wait {retry_after} s.",
-        super::hints::PER_MINUTE
-    )]
+    #[error("You asked for {per_minute} new hints in the last minute: wait {retry_after} s.")]
     TooManyHints {
         /// Seconds until the account may ask again.
         retry_after: u64,
+        /// The most new hints an account may have computed in a minute.
+        per_minute: u32,
     },
     /// No seek of the caller's has this id.
     #[error("You have no seek of this id.")]

@@ -5,9 +5,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::clock::MatchClock;
 use super::log;
 use super::log::{Entry, Note};
+use super::match_clock::MatchClock;
 use crate::clock::{parse_rfc3339, rfc3339};
 use crate::model::{ClockSettings, OnTimeout};
 use crate::rules::{Event, GameState, OutReason, ReplayError, Rules, Seat, Setup, Status, shuffle};
@@ -208,7 +208,7 @@ pub fn verify_at(export: &MatchExport, now: Option<i64>) -> Result<Verified, Str
         hands: state.hand_number(),
         winners: state.winners().unwrap_or_default().to_vec(),
         standings: state.standings().unwrap_or_default(),
-        unrated_because: super::rated::unrated_because(&state),
+        unrated_because: super::ledger::unrated_because(&state),
     })
 }
 

@@ -74,7 +74,7 @@ impl Matches {
         if wait > MAX_WAIT_SECONDS {
             return Err(MatchError::invalid_query("wait", "wait is 0 to 60 seconds"));
         }
-        let (read, role) = self.read_row(match_id, viewer).await?;
+        let (read, role) = self.ledger.read_row(match_id, viewer).await?;
         let log = MatchLog {
             matches: self,
             match_id: read.row.id,
@@ -93,7 +93,7 @@ impl Matches {
         viewer: Viewer<'_>,
         after: i64,
     ) -> Result<impl Stream<Item = Followed<LoggedEvent>> + use<>, MatchError> {
-        let (read, role) = self.read_row(match_id, viewer).await?;
+        let (read, role) = self.ledger.read_row(match_id, viewer).await?;
         let log = MatchLog {
             matches: self,
             match_id: read.row.id,
@@ -117,6 +117,7 @@ impl<M: Borrow<Matches>> NumberedLog for MatchLog<M> {
     async fn after(&self, after: i64) -> Result<Vec<LoggedEvent>, MatchError> {
         let matches: &Matches = self.matches.borrow();
         Ok(matches
+            .ledger
             .recorded(&self.match_id, after, PAGE)
             .await?
             .into_iter()

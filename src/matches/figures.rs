@@ -1,13 +1,12 @@
-//! What a metrics scrape reads of the match service: its state cache, the database's pool, and
-//! the background work waiting in the database (the relay's, the webhooks', the bots' and the
+//! What a metrics scrape reads of the background work waiting in the database (the relay's, the webhooks', the bots' and the
 //! clocks' queues, whichever service does the work: they share the one database). The
 //! database is asked at most once a second, so that scraping often, or by several scrapers,
 //! costs it nothing noticeable.
 
 use std::time::{Duration, Instant};
 
-use super::Matches;
-use crate::instruments::{Backlog, Snapshot};
+use crate::instruments::Backlog;
+use crate::store::Db;
 
 /// How long one reading of the backlog is reused.
 const BACKLOG_FRESH_FOR: Duration = Duration::from_secs(1);
@@ -16,33 +15,17 @@ const BACKLOG_FRESH_FOR: Duration = Duration::from_secs(1);
 #[derive(Debug, Default)]
 pub(super) struct LastBacklog(tokio::sync::Mutex<Option<(Instant, Backlog)>>);
 
-impl Matches {
-    /// The figures of a scrape, with the HTTP layer's own count of `held` connections and
-    /// their cap.
-    pub async fn figures(&self, (held, held_limit): (usize, usize)) -> Snapshot {
-        let (pool_open, pool_idle, pool_max) = self.db.pool_figures();
-        Snapshot {
-            pool_open,
-            pool_idle,
-            pool_max,
-            cache_matches: self.cache.len(),
-            cache_capacity: self.cache.capacity(),
-            held,
-            held_limit,
-            backlog: self.backlog().await,
-        }
-    }
-
+impl LastBacklog {
     /// The backlog as read within the last second, or read now. A failed reading (the
     /// database away) keeps the last one: the request latencies and refusals tell the outage.
-    async fn backlog(&self) -> Backlog {
-        let mut last = self.last_backlog.0.lock().await;
+    pub(super) async fn read(&self, db: &Db, now: i64) -> Backlog {
+        let mut last = self.0.lock().await;
         if let Some((read_at, backlog)) = *last
             && read_at.elapsed() < BACKLOG_FRESH_FOR
         {
             return backlog;
         }
-        match self.db.backlog(self.clock.now()).await {
+        match db.backlog(now).await {
             Ok(backlog) => {
                 *last = Some((Instant::now(), backlog));
                 backlog

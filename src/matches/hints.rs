@@ -11,9 +11,11 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 use super::access::Player;
-use super::bots::Hint;
+use serde::Serialize;
+use utoipa::ToSchema;
+
 use crate::auth::RateLimiter;
-use crate::rules::Seat;
+use crate::rules::{Action, Seat};
 
 /// New hints one account may have computed in a minute (answers from memory are free).
 pub const PER_MINUTE: u32 = 10;
@@ -23,6 +25,19 @@ const MOST_REMEMBERED: usize = 4096;
 
 /// What a hint is the answer for: a match at a version, seen from a seat.
 type Position = (String, i64, Seat);
+
+/// What the `expert` bot would do in the caller's place, and why.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({"action": {"type": "play", "card": "KC", "to": "NE"},
+    "reason": "puts your KC in the north-east corner (won 71 % of 64 imagined hands)", "version": 12}))]
+pub struct Hint {
+    /// One of the caller's legal actions.
+    pub action: Action,
+    /// Why, in a few words.
+    pub reason: String,
+    /// The version of the match the hint is for: send it as `expected_version`.
+    pub version: i64,
+}
 
 /// Remembered hints, the pace of each account's, and the permits to compute one.
 #[derive(Debug)]

@@ -6,10 +6,11 @@
 //! answer exist together or not at all. A retry that arrives while the first attempt is still
 //! being written loses the version race, finds the kept answer, and returns it too.
 
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::access::Player;
-use super::{MatchError, Matches, MoveRequest};
+use super::{MatchError, Matches};
 use crate::store::append::KeptResponse;
 
 /// Longest key, in characters.
@@ -38,9 +39,7 @@ impl IdempotencyKey {
 /// The answer to a move: the new view as JSON, or the one kept from the first attempt.
 #[derive(Debug)]
 pub struct MoveAnswer {
-    /// The HTTP status the move was answered with.
-    pub status: u16,
-    /// The body: a `MatchView` as JSON.
+    /// The body: a `MatchView` as JSON (a move is answered `200`, a replay too).
     pub body: String,
     /// Whether this is the kept answer of an earlier attempt.
     pub replayed: bool,
@@ -57,10 +56,10 @@ impl Idempotent {
     pub(super) fn new(
         player: Player<'_>,
         key: IdempotencyKey,
-        request: &MoveRequest,
+        request: &impl Serialize,
     ) -> Idempotent {
         let request_hash = hex::encode(Sha256::digest(
-            serde_json::to_vec(request).expect("moves serialise"),
+            serde_json::to_vec(request).expect("requests serialise"),
         ));
         Idempotent {
             account_id: player.id().to_owned(),
@@ -70,12 +69,11 @@ impl Idempotent {
     }
 
     /// The answer to keep for this request.
-    pub(super) fn keep(&self, status: u16, body: &str) -> KeptResponse {
+    pub(super) fn keep(&self, body: &str) -> KeptResponse {
         KeptResponse {
             account_id: self.account_id.clone(),
             key: self.key.as_str().to_owned(),
             request_hash: self.request_hash.clone(),
-            status,
             body: body.to_owned(),
         }
     }
@@ -100,7 +98,6 @@ impl Matches {
             return Err(MatchError::IdempotencyKeyReused);
         }
         Ok(Some(MoveAnswer {
-            status: kept.status,
             body: kept.body,
             replayed: true,
         }))

@@ -48,7 +48,10 @@ impl Matches {
         player: Player<'_>,
         request: Invitation,
     ) -> Result<(InvitationView, bool), MatchError> {
-        let (read, seats, role) = self.read_row_and_seats(match_id, player.viewer()).await?;
+        let (read, seats, role) = self
+            .ledger
+            .read_row_and_seats(match_id, player.viewer())
+            .await?;
         let row = &read.row;
         role.invites(row.created_by == player.id())?;
         if row.visibility != Visibility::Private {

@@ -4,7 +4,7 @@
 //! each, and gives each lease up as soon as that match is done, or has failed and waits for
 //! the next round. A process that dies holding a lease only delays that match's work until
 //! the lease runs out, within a few seconds. The clock sweep
-//! ([`super::timekeeping`]) and the bots' turns ([`super::bots`]) are rounds of this.
+//! ([`super::clock_worker`]) and the bots' turns ([`super::bots`]) are rounds of this.
 
 use super::{MatchError, Matches};
 use crate::background::{LEASE_SECONDS, renewing};

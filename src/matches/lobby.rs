@@ -7,10 +7,10 @@ use utoipa::ToSchema;
 
 use super::access::Player;
 use super::bots::BotRequest;
-use super::cache::MatchState;
+use super::ledger::MatchState;
+use super::ledger::advance;
 use super::log::{self, Entry};
 use super::rated::{self, TableAsked};
-use super::state::advance;
 use super::{MatchError, MatchSummary, Matches};
 use crate::live::Checkpoint;
 use crate::model::{
@@ -253,7 +253,7 @@ impl Matches {
         append: &Append,
         verified: Checkpoint,
     ) {
-        self.remember(match_id, started, verified);
+        self.ledger.remember(match_id, started, verified);
         self.relay.wake();
         if append.model.bot_turn {
             self.bot_turns.wake();

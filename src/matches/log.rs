@@ -172,7 +172,7 @@ impl Note {
     /// move (and a nudge comes from a seat still in); talk is for a seat of a match being played
     /// (a seat that is out may still talk); a vacation's start or end is for a seat still in.
     /// What the clock says of a vacation is checked with the clock
-    /// ([`super::clock::MatchClock::admits`]).
+    /// ([`super::match_clock::MatchClock::admits`]).
     pub fn check(&self, state: &GameState) -> Result<(), RuleError> {
         match self {
             Note::VacationStarted { seat, .. } | Note::VacationEnded { seat } => {

@@ -48,9 +48,9 @@
 
 pub mod access;
 pub mod archive;
+mod bot_counts;
 pub mod bots;
-pub mod cache;
-pub mod clock;
+pub mod clock_worker;
 mod cursor;
 pub mod deletions;
 pub mod error;
@@ -60,66 +60,76 @@ mod figures;
 pub mod hints;
 pub mod idempotency;
 pub mod invitations;
-pub mod kept_views;
 pub mod leaderboard;
 mod leased;
+pub mod ledger;
 pub mod listing;
 pub mod lobby;
 pub mod log;
-mod notices;
+pub mod match_clock;
+pub mod moves;
 mod pairing;
-pub mod play;
 pub mod players;
 pub mod rated;
 pub mod rebuild;
 pub mod rematch;
+mod seat_notices;
 pub mod seating;
 pub mod seeks;
-mod snapshot;
-mod state;
 pub mod summary;
 pub mod talk;
-pub mod timekeeping;
+mod unrateable;
 pub mod vacations;
+pub mod view;
 
 pub use archive::ReplayQuery;
+pub use bot_counts::BotStatistics;
 pub use error::MatchError;
 pub use feed::{EventsPage, FeedQuery, LoggedEvent};
 pub use idempotency::{IdempotencyKey, MoveAnswer};
 pub use invitations::{Invitation, InvitationView};
 pub use listing::{ListQuery, MatchPage};
 pub use lobby::CreateMatch;
-pub use play::{MatchView, MoveRequest};
+pub use moves::MoveRequest;
 pub use seating::JoinMatch;
 pub use summary::{MatchSummary, SeatInfo};
 pub use talk::NewMessage;
+pub use view::{MatchView, ViewAnswer};
 
 use std::sync::Arc;
 
 use crate::clock::Clock;
+use crate::instruments::Snapshot;
 use crate::live::Notifier;
 use crate::live::Wake;
 use crate::store::Db;
-use cache::StateCache;
+use bot_counts::BotCounts;
+use figures::LastBacklog;
+use hints::HintDesk;
+use ledger::Ledger;
 
-/// The match service over a database, with its state cache, live notifications and the time
-/// it goes by.
+/// The match service over a database, with its ledger, live notifications and the time it
+/// goes by.
 #[derive(Debug)]
 pub struct Matches {
+    /// The one door to a match's state and log.
+    ledger: Ledger,
+    /// For what is not a match's state: seats, seeks, listings, player pages.
     db: Db,
-    cache: StateCache,
     notifier: Notifier,
     clock: Arc<dyn Clock>,
     /// Wakes the relay of notifications after a write that tells the players something.
     relay: Wake,
     /// Wakes this process's bots after a write that gives a bot the turn.
     bot_turns: Wake,
+    /// Wakes this process's clock worker when a read finds a match's time run out.
+    clock_due: Wake,
     /// What this process's bots have done.
-    bot_counts: bots::BotCounts,
+    bot_counts: BotCounts,
     /// Hints given, and the limits on computing new ones.
-    hints: hints::HintDesk,
+    hints: HintDesk,
     /// The background work waiting, as the metrics last read it.
-    last_backlog: figures::LastBacklog,
+    last_backlog: LastBacklog,
 }
 
 impl Matches {
@@ -132,21 +142,47 @@ impl Matches {
         clock: Arc<dyn Clock>,
         relay: Wake,
     ) -> Matches {
+        let bot_turns = Wake::default();
         Matches {
+            ledger: Ledger::new(
+                db.clone(),
+                cache_capacity,
+                notifier.clone(),
+                clock.clone(),
+                relay.clone(),
+                bot_turns.clone(),
+            ),
             db,
-            cache: StateCache::new(cache_capacity),
             notifier,
             clock,
             relay,
-            bot_turns: Wake::default(),
-            bot_counts: bots::BotCounts::default(),
-            hints: hints::HintDesk::default(),
-            last_backlog: figures::LastBacklog::default(),
+            bot_turns,
+            clock_due: Wake::default(),
+            bot_counts: BotCounts::default(),
+            hints: HintDesk::default(),
+            last_backlog: LastBacklog::default(),
         }
     }
 
     /// Whether the service can serve now: its database answers.
     pub async fn ready(&self) -> Result<(), MatchError> {
         Ok(self.db.ready().await?)
+    }
+
+    /// The figures of a metrics scrape, with the HTTP layer's own count of `held` connections
+    /// and their cap.
+    pub async fn figures(&self, (held, held_limit): (usize, usize)) -> Snapshot {
+        let (pool_open, pool_idle, pool_max) = self.db.pool_figures();
+        let (cache_matches, cache_capacity) = self.ledger.cache_figures();
+        Snapshot {
+            pool_open,
+            pool_idle,
+            pool_max,
+            cache_matches,
+            cache_capacity,
+            held,
+            held_limit,
+            backlog: self.last_backlog.read(&self.db, self.clock.now()).await,
+        }
     }
 }

@@ -9,70 +9,14 @@
 //! of its own played nothing, and rating its exit would let a second account hand the first
 //! points at will (issue 35, finding 2).
 
-use std::fmt;
-
-use super::cache::MatchState;
+use super::MatchError;
 use super::export::{MatchExport, Verified};
-use super::{MatchError, Matches};
+use super::ledger::{UNRATED, rate};
+pub use super::unrateable::Unrateable;
 use crate::model::{ClockSettings, OnTimeout};
-use crate::ratings::{Model, Rating, START};
-use crate::rules::{GameState, Preset, Rules, Seat};
-use crate::store::ratings::{RatingChange, RatingUpdate, Standing};
-
-/// Why a table asked for as rated cannot be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unrateable {
-    /// It has no clock.
-    NoClock,
-    /// Its late seats are played by a bot (`on_timeout: bot`).
-    StandIns,
-    /// It seats bots.
-    Bots,
-    /// Its rules are not a preset's.
-    NotAPreset,
-    /// It lets players ask for hints.
-    Hints,
-}
-
-impl Unrateable {
-    /// The problem's stable code.
-    pub fn code(self) -> &'static str {
-        match self {
-            Unrateable::NoClock => "rated_needs_clock",
-            Unrateable::StandIns => "rated_needs_claim_or_forfeit",
-            Unrateable::Bots => "rated_needs_people",
-            Unrateable::NotAPreset => "rated_needs_preset_rules",
-            Unrateable::Hints => "rated_without_hints",
-        }
-    }
-
-    /// The request field at fault.
-    pub fn field(self) -> &'static str {
-        match self {
-            Unrateable::NoClock => "clock",
-            Unrateable::StandIns => "on_timeout",
-            Unrateable::Bots => "bots",
-            Unrateable::NotAPreset => "rules",
-            Unrateable::Hints => "hints",
-        }
-    }
-}
-
-impl fmt::Display for Unrateable {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str(match self {
-            Unrateable::NoClock => "A rated table needs a clock.",
-            Unrateable::StandIns => {
-                "A rated table needs on_timeout `claim` or `forfeit`: no bot plays a late turn."
-            }
-            Unrateable::Bots => "A rated table seats people only.",
-            Unrateable::NotAPreset => {
-                "A rated table plays a preset's rules unchanged (only the number of seats may differ)."
-            }
-            Unrateable::Hints => "A rated table plays without hints.",
-        })
-    }
-}
+use crate::ratings::Rating;
+use crate::rules::{Preset, Rules};
+use crate::store::ratings::Standing;
 
 /// What a new table asked to be rated asks for.
 pub(super) struct TableAsked<'a> {
@@ -99,109 +43,6 @@ pub(super) fn pool_of(asked: &TableAsked<'_>) -> Result<Preset, MatchError> {
         return refuse(Unrateable::Hints);
     }
     Preset::of(asked.rules).ok_or(MatchError::NotRateable(Unrateable::NotAPreset))
-}
-
-/// The ratings after a rated match: each seat's change from `before` (its rating and count,
-/// by seat) at `places` (by seat). The one computation both the server and the rebuild make.
-pub fn rate(pool: Preset, accounts: &[String], places: &[u8], before: &[Standing]) -> RatingUpdate {
-    let seats: Vec<_> = before
-        .iter()
-        .zip(places)
-        .map(|(standing, place)| (standing.rating, *place))
-        .collect();
-    let after = Model::SERVER.rate(&seats);
-    RatingUpdate {
-        pool,
-        changes: (0..accounts.len())
-            .map(|seat| RatingChange {
-                account_id: accounts[seat].clone(),
-                seat: seat as Seat,
-                place: places[seat],
-                before: before[seat],
-                after: after[seat],
-            })
-            .collect(),
-    }
-}
-
-/// A new player's standing in a pool.
-pub const UNRATED: Standing = Standing {
-    rating: START,
-    matches: 0,
-};
-
-/// Whether a rated match that ended at `end` is rated: not when a seat left it (resigned,
-/// timed out or was claimed) before it had taken a turn of its own (docs/ratings.md, "Which
-/// ends are rated"). The server, `ratings rebuild` and `verify --rate` all ask this.
-pub fn counts(end: &GameState) -> bool {
-    end.left_before_taking_a_turn().next().is_none()
-}
-
-/// Why a rated match's end is not rated, in words (`None` when it is).
-pub fn unrated_because(end: &GameState) -> Option<String> {
-    let early: Vec<String> = end
-        .left_before_taking_a_turn()
-        .map(|seat| seat.to_string())
-        .collect();
-    (!early.is_empty()).then(|| {
-        format!(
-            "seat {} left before taking a turn of its own: the match ends unrated (docs/ratings.md)",
-            early.join(", seat ")
-        )
-    })
-}
-
-impl Matches {
-    /// The ratings a move that takes a rated match from `current` to `next` writes: `None`
-    /// unless it ends the match, and ends it rated (an aborted match, or one a seat left
-    /// before its first turn was over, is not rated).
-    pub(super) async fn rating_update(
-        &self,
-        current: &MatchState,
-        next: &MatchState,
-    ) -> Result<Option<RatingUpdate>, MatchError> {
-        let Some(pool) = next.table.rating_pool else {
-            return Ok(None);
-        };
-        if current.state.standings().is_some() {
-            return Ok(None);
-        }
-        let Some(places) = next.state.standings() else {
-            return Ok(None);
-        };
-        if !counts(&next.state) {
-            return Ok(None);
-        }
-        let accounts: Vec<String> = (0..next.table.seat_count())
-            .map(|seat| {
-                next.table
-                    .account_at(seat as Seat)
-                    .map(str::to_owned)
-                    .ok_or_else(|| MatchError::Corrupt(format!("rated seat {seat} is empty")))
-            })
-            .collect::<Result<_, _>>()?;
-        let ids: Vec<&str> = accounts.iter().map(String::as_str).collect();
-        let known = self.db.standings_of(&ids).await?;
-        let before: Vec<Standing> = accounts
-            .iter()
-            .map(|account| {
-                known
-                    .get(&(account.clone(), pool))
-                    .copied()
-                    .unwrap_or(UNRATED)
-            })
-            .collect();
-        Ok(Some(rate(pool, &accounts, &places, &before)))
-    }
-}
-
-/// Whether a move from `current` to `next` ends a rated match rated (then its ratings are
-/// written with it).
-pub(super) fn ends_rated(current: &MatchState, next: &MatchState) -> bool {
-    next.table.rating_pool.is_some()
-        && current.state.standings().is_none()
-        && next.state.standings().is_some()
-        && counts(&next.state)
 }
 
 /// The largest |μ| a `--prior` may give: far beyond any rating play reaches (a displayed

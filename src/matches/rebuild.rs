@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::export;
-use super::rated::{UNRATED, rate};
+use super::ledger::{UNRATED, rate};
 use super::{MatchError, Matches};
 use crate::rules::Preset;
 use crate::store::ratings::{Standing, StoredChange};

@@ -154,7 +154,7 @@ impl Matches {
 
     /// Who dealt the first hand of a match, from its log.
     async fn first_dealer(&self, match_id: &str) -> Result<Seat, MatchError> {
-        match self.recorded(match_id, 0, 1).await?.first() {
+        match self.ledger.recorded(match_id, 0, 1).await?.first() {
             Some(recorded) => match recorded.event {
                 Entry::Game(Event::HandDealt { dealer, .. }) => Ok(dealer),
                 _ => Err(MatchError::Corrupt(

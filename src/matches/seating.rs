@@ -9,11 +9,11 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::access::{Player, Role};
-use super::cache::MatchState;
+use super::ledger::MatchState;
+use super::ledger::advance;
 use super::lobby::check_client_seed;
 use super::log::Entry;
-use super::notices::{self, Seats};
-use super::state::advance;
+use super::seat_notices::{self, Seats};
 use super::{MatchError, MatchSummary, Matches};
 use crate::model::MatchStatus;
 use crate::rules::Seat;
@@ -98,7 +98,7 @@ impl Matches {
     pub(super) async fn seat_taken(&self, mut change: SeatChange) -> Result<(), MatchError> {
         if change.seats.len() < usize::from(change.row.seat_count) {
             let joined = change.seats.last().map(|seat| seat.username.clone());
-            let notices = notices::of_seat_change(
+            let notices = seat_notices::of_seat_change(
                 &change.row,
                 &change.seats,
                 joined.as_deref().unwrap_or_default(),
@@ -123,7 +123,7 @@ impl Matches {
             MatchStatus::Open => {
                 let username = change.seats[usize::from(seat)].username.clone();
                 change.free_seat(player.id()).await?;
-                let notices = notices::of_seat_change(
+                let notices = seat_notices::of_seat_change(
                     &change.row,
                     &change.seats,
                     &username,
@@ -167,7 +167,7 @@ impl Matches {
         }
         let match_id = change.row.id.clone();
         change.commit().await?;
-        self.remember(&match_id, started, verified);
+        self.ledger.remember(&match_id, started, verified);
         if append.model.bot_turn {
             self.bot_turns.wake();
         }

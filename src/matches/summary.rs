@@ -6,9 +6,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::access::Viewer;
-use super::cache::MatchState;
-use super::clock::ClockView;
-use super::rated::UNRATED;
+use super::ledger::MatchState;
+use super::ledger::UNRATED;
+use super::match_clock::ClockView;
 use super::{MatchError, Matches};
 use crate::bots::Level;
 use crate::model::{MatchStatus, Outcome, Visibility};
@@ -223,7 +223,7 @@ impl Matches {
         match_id: &str,
         viewer: Viewer<'_>,
     ) -> Result<MatchSummary, MatchError> {
-        let (read, seats, role) = self.read_row_and_seats(match_id, viewer).await?;
+        let (read, seats, role) = self.ledger.read_row_and_seats(match_id, viewer).await?;
         let now = self.clock.now();
         let mut summary = MatchSummary::new(&read.row, &seats, role.seat().is_some(), now);
         if read.row.rating_pool.is_some() {
@@ -233,10 +233,10 @@ impl Matches {
         if read.row.version == 0 {
             return Ok(summary);
         }
-        let current = self.load(&read).await?;
-        let current = self.on_time(match_id, current).await?;
+        let current = self.ledger.load(&read).await?;
+        let current = self.when_the_clock_has_acted(match_id, current).await?;
         if current.version != read.row.version {
-            // The clock forfeited a late seat just now: the row has moved on.
+            // The clock's worker forfeited a late seat just now: the row has moved on.
             return Box::pin(self.summary(match_id, viewer)).await;
         }
         Ok(summary.with_state(&current, now))

@@ -1,7 +1,7 @@
 //! Table talk: a seated player's words to the table, written into the match's log as a
 //! `table_talk` event, so that the feed, the stream and the export carry them in order with
 //! the play. Talk changes nothing at the table, so it never makes a move's `expected_version`
-//! stale (see [`super::cache::MatchState::current_for`]). The log is closed at the end of a
+//! stale (see [`super::ledger::MatchState::current_for`]). The log is closed at the end of a
 //! match (its export is final), so talk is for matches being played.
 
 use serde::Deserialize;
@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 
 use super::access::Player;
 use super::feed::LoggedEvent;
+use super::ledger::retrying_races;
 use super::log::{self, Entry, Note};
-use super::state::retrying_races;
 use super::{MatchError, Matches};
 use crate::rules::Seat;
 
@@ -48,7 +48,8 @@ impl Matches {
         let text = checked(message.text)?;
         // Talk fits whatever version the match is at: a lost race is tried again.
         retrying_races(|| async {
-            let (current, seat) = self.seated(match_id, player).await?;
+            let (current, seat) = self.ledger.seated(match_id, player).await?;
+            let current = self.settle_the_clock(match_id, current).await?;
             self.check_pace(match_id, seat).await?;
             let talk = Note::TableTalk {
                 seat,
@@ -58,7 +59,8 @@ impl Matches {
                 seq: current.version + 1,
                 event: talk.checked(&current.state)?,
             };
-            self.write(match_id, &current, vec![said.event.clone()], |_| None)
+            self.ledger
+                .write(match_id, &current, vec![said.event.clone()], |_| None)
                 .await?;
             Ok(said)
         })
@@ -84,6 +86,7 @@ impl Matches {
             // old.
             Some(over) => Err(MatchError::TooManyMessages {
                 retry_after: (said[over] + 60 - now).max(1) as u64,
+                per_minute: PER_MINUTE,
             }),
         }
     }

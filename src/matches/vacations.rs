@@ -10,7 +10,7 @@
 //! - **The logs**: each match records a vacation's start (`vacation_started`, with its end)
 //!   and an early return (`vacation_ended`) for the seat away, so that the clock, a replay and
 //!   `kings-corner verify` all reckon the deadlines from the log alone
-//!   ([`super::clock::MatchClock`]). The account's change and a mark on each of its matches
+//!   ([`super::match_clock::MatchClock`]). The account's change and a mark on each of its matches
 //!   are one transaction; any process's round ([`Matches::note_vacations`], leased per match)
 //!   then brings each marked log up to date, so none is missed. A match that starts while a
 //!   player is away is marked by its start.
@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::access::Player;
-use super::cache::MatchState;
+use super::ledger::MatchState;
+use super::ledger::retrying_races;
 use super::log::{Entry, Note};
-use super::state::retrying_races;
 use super::{MatchError, Matches};
 use crate::background::{self, Schedule};
 use crate::clock::{parse_rfc3339, rfc3339};
@@ -235,11 +235,11 @@ impl Matches {
         };
         // Notes fit whatever version the match is at: a lost race is tried again.
         retrying_races(|| async {
-            let read = self.read_row_unchecked(match_id).await?;
+            let read = self.ledger.read_row_unchecked(match_id).await?;
             if read.row.status != MatchStatus::Playing {
                 return Ok(());
             }
-            let current = self.load(&read).await?;
+            let current = self.ledger.load(&read).await?;
             let away: HashMap<Seat, i64> = self
                 .db
                 .vacations_at(match_id)
@@ -249,7 +249,9 @@ impl Matches {
                 .collect();
             let notes = vacation_notes(&current, &away, self.clock.now());
             if !notes.is_empty() {
-                self.write(match_id, &current, notes, |_| None).await?;
+                self.ledger
+                    .write(match_id, &current, notes, |_| None)
+                    .await?;
             }
             Ok(())
         })

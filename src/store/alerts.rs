@@ -14,7 +14,7 @@ use super::mail::queue_letter;
 use super::push::queue_pushes;
 use super::work::Claim;
 use super::{Db, StoreError};
-use crate::mail::Letter;
+use crate::store::mail::Letter;
 use crate::store::query;
 
 /// An account's alert settings as stored.

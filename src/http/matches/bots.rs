@@ -5,7 +5,8 @@ use actix_web::{get, post, web};
 use crate::http::body::Json;
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{Caller, Play};
-use crate::matches::bots::{BotRequest, Hint};
+use crate::matches::bots::BotRequest;
+use crate::matches::hints::Hint;
 use crate::matches::{MatchSummary, Matches};
 
 /// Seat a bot in the lowest free seat of a match waiting for players (you must be seated in

@@ -85,10 +85,7 @@ pub async fn post_move(
     let answer = matches
         .play(&id, caller.player(), body.into_inner(), key)
         .await?;
-    let mut response = HttpResponse::build(
-        actix_web::http::StatusCode::from_u16(answer.status)
-            .unwrap_or(actix_web::http::StatusCode::OK),
-    );
+    let mut response = HttpResponse::Ok();
     if answer.replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
     }

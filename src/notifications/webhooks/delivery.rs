@@ -14,9 +14,8 @@ use std::time::{Duration, Instant};
 
 use reqwest::redirect::Policy;
 
-use super::address::{GuardedResolver, refused_literal};
-use super::signing::SigningSecret;
-use super::{WebhookSettings, open_secret};
+use super::address::{AllowedNetworks, GuardedResolver, refused_literal};
+use super::signing::{SigningSecret, open_secret};
 use crate::auth::sealing::KeyEncryptionKey;
 use crate::background::{self, LEASE_SECONDS, Schedule, renewing};
 use crate::clock::Clock;
@@ -34,6 +33,17 @@ const CLAIM: i64 = 16;
 /// The first retry waits about this long; each next one twice as long, up to [`LONGEST_WAIT`].
 const FIRST_WAIT_SECONDS: i64 = 10;
 const LONGEST_WAIT_SECONDS: i64 = 3600;
+
+/// How webhooks are delivered.
+#[derive(Clone, Debug)]
+pub struct WebhookSettings {
+    /// Networks requests may go to beside the public internet.
+    pub allowed_networks: AllowedNetworks,
+    /// How long one attempt may take.
+    pub timeout: Duration,
+    /// How long a webhook is retried without a success before it is disabled, in seconds.
+    pub retry_window_seconds: i64,
+}
 
 /// Sends webhook deliveries.
 pub(in crate::notifications) struct Deliverer {

@@ -12,17 +12,15 @@ pub mod address;
 mod delivery;
 pub mod signing;
 
-use std::time::Duration;
-
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::notice::KINDS;
 use super::{NotificationError, Notifications};
-use crate::auth::sealing::{self, KeyEncryptionKey};
 use crate::store::webhooks::{AttemptRow, DeliveryRow, WebhookRow};
 pub use address::AllowedNetworks;
 pub(super) use delivery::Deliverer;
+pub use delivery::WebhookSettings;
 use signing::SigningSecret;
 
 /// Most webhooks one account may have.
@@ -31,17 +29,6 @@ pub const MOST_PER_ACCOUNT: usize = 10;
 /// Most deliveries one listing shows, and attempts shown per delivery.
 const MOST_DELIVERIES: i64 = 100;
 const ATTEMPTS_SHOWN: usize = 10;
-
-/// How webhooks are delivered.
-#[derive(Clone, Debug)]
-pub struct WebhookSettings {
-    /// Networks requests may go to beside the public internet.
-    pub allowed_networks: AllowedNetworks,
-    /// How long one attempt may take.
-    pub timeout: Duration,
-    /// How long a webhook is retried without a success before it is disabled, in seconds.
-    pub retry_window_seconds: i64,
-}
 
 /// A webhook to register.
 #[derive(Deserialize, ToSchema)]
@@ -340,12 +327,4 @@ impl Notifications {
             None => base64::engine::general_purpose::STANDARD.encode(secret.bytes()),
         }
     }
-}
-
-/// A stored secret opened.
-fn open_secret(
-    stored: &str,
-    kek: Option<&KeyEncryptionKey>,
-) -> Result<SigningSecret, sealing::SealError> {
-    sealing::open(stored, kek).map(SigningSecret::from_bytes)
 }

@@ -9,6 +9,8 @@ use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::auth::sealing::{self, KeyEncryptionKey};
+
 /// The prefix of a signing secret.
 const PREFIX: &str = "whsec_";
 
@@ -53,6 +55,14 @@ impl std::fmt::Debug for SigningSecret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("SigningSecret(<redacted>)")
     }
+}
+
+/// A stored secret opened.
+pub(super) fn open_secret(
+    stored: &str,
+    kek: Option<&KeyEncryptionKey>,
+) -> Result<SigningSecret, sealing::SealError> {
+    sealing::open(stored, kek).map(SigningSecret::from_bytes)
 }
 
 #[cfg(test)]

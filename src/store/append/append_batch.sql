@@ -29,10 +29,10 @@ WITH moves AS (
     FROM json_to_recordset($2::json) AS e (id TEXT, seq BIGINT, event TEXT, hash TEXT)
     JOIN updated ON updated.id = e.id
 ), kept AS (
-    INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at)
-    SELECT k.account_id, k.match_id, k.key, k.request_hash, k.status, k.response, updated.now
+    INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, response, created_at)
+    SELECT k.account_id, k.match_id, k.key, k.request_hash, k.response, updated.now
     FROM json_to_recordset($3::json) AS k (account_id TEXT, match_id TEXT, key TEXT,
-        request_hash TEXT, status BIGINT, response TEXT)
+        request_hash TEXT, response TEXT)
     JOIN updated ON updated.id = k.match_id
 ), noticed AS (
     INSERT INTO notifications (message_id, account_id, kind, data, created_at)

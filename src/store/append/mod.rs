@@ -78,9 +78,7 @@ pub struct KeptResponse {
     pub key: String,
     /// Hex SHA-256 of the request it answered: the same key with another request is refused.
     pub request_hash: String,
-    /// The HTTP status it was answered with.
-    pub status: u16,
-    /// The body it was answered with.
+    /// The body it was answered with (a move's answer is always a `200`).
     pub body: String,
 }
 
@@ -138,7 +136,7 @@ impl Db {
         key: &str,
     ) -> Result<Option<KeptResponse>, StoreError> {
         let row = self.read(async |connection| query(
-            "SELECT request_hash, status, response FROM idempotency_keys WHERE account_id = $1 AND match_id = $2 AND key = $3",
+            "SELECT request_hash, response FROM idempotency_keys WHERE account_id = $1 AND match_id = $2 AND key = $3",
         )
         .bind(account_id)
         .bind(match_id)
@@ -146,13 +144,10 @@ impl Db {
         .fetch_optional(connection).await)
         .await?;
         let Some(row) = row else { return Ok(None) };
-        let status: i64 = row.try_get("status")?;
         Ok(Some(KeptResponse {
             account_id: account_id.to_owned(),
             key: key.to_owned(),
             request_hash: row.try_get("request_hash")?,
-            status: u16::try_from(status)
-                .map_err(|_| StoreError::Corrupt(format!("kept status {status}")))?,
             body: row.try_get("response")?,
         }))
     }

@@ -111,7 +111,6 @@ struct KeptRecord<'a> {
     match_id: &'a str,
     key: &'a str,
     request_hash: &'a str,
-    status: u16,
     response: &'a str,
 }
 
@@ -167,7 +166,6 @@ async fn append_together(
                 match_id: &append.match_id,
                 key: &response.key,
                 request_hash: &response.request_hash,
-                status: response.status,
                 response: &response.body,
             });
         }

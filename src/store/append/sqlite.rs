@@ -108,14 +108,13 @@ pub(super) async fn write(
     query.execute(&mut *connection).await?;
     if let Some(kept) = kept {
         crate::store::query(
-            "INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, status, response, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, response, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(&kept.account_id)
         .bind(match_id)
         .bind(&kept.key)
         .bind(&kept.request_hash)
-        .bind(i64::from(kept.status))
         .bind(&kept.body)
         .bind(*now)
         .execute(&mut *connection)

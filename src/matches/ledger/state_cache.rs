@@ -9,53 +9,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use super::access::Table;
-use super::clock::MatchClock;
-use super::kept_views::KeptViews;
-use super::log::Entry;
+use super::MatchState;
 use crate::live::Checkpoint;
-use crate::rules::GameState;
-
-/// A started match at a version.
-#[derive(Clone, Debug)]
-pub struct MatchState {
-    /// Who sits where; fixed since the start.
-    pub table: Arc<Table>,
-    /// The state after `version` events.
-    pub state: GameState,
-    /// How many events of the log are folded in.
-    pub version: i64,
-    /// The version after the last event that changed the table. A move chosen at any version
-    /// from this one to `version` is still current: what came since (table talk, reminders)
-    /// changes nothing a move is chosen from.
-    pub table_version: i64,
-    /// Hash of event `version`, which the next event's hash chains to.
-    pub last_hash: String,
-    /// How its events are chained (see [`super::log`]).
-    pub log_format: u8,
-    /// Its clock, if it has one.
-    pub clock: Option<MatchClock>,
-    /// Its views as sent, for the clients that ask again at this version (empty in a copy).
-    pub views: KeptViews,
-}
-
-impl MatchState {
-    /// Folds one entry of the log, written at `at`: a game event into the game, and every
-    /// entry into the clock.
-    pub fn observe(&mut self, entry: &Entry, at: i64) {
-        if let Entry::Game(event) = entry {
-            self.state.apply(event);
-        }
-        if let Some(clock) = &mut self.clock {
-            clock.observe(entry, at);
-        }
-    }
-
-    /// Whether a move chosen from the view at version `expected` may be played now.
-    pub fn current_for(&self, expected: i64) -> bool {
-        (self.table_version..=self.version).contains(&expected)
-    }
-}
 
 #[derive(Debug)]
 struct Cached {

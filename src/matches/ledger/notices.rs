@@ -8,20 +8,19 @@
 //! - a vacation's start or early end: `vacation_started` or `vacation_ended` to the other seats;
 //! - the end: `match_finished` to every seat, with the result;
 //! - then, while the match goes on, `your_turn` to the seat whose turn began;
-//! - before the start, `seat_joined` and `seat_left` to the others waiting.
+//!
+//! Before the start, `seat_joined` and `seat_left` are told by `matches/seat_notices.rs`.
 
-use super::cache::MatchState;
-use super::log::{Entry, Note};
+use super::MatchState;
 use crate::clock::rfc3339;
+use crate::matches::log::{Entry, Note};
 use crate::model::Outcome;
 use crate::notifications::notice::{
-    DeadlineNear, MatchFinished, MatchStarted, Notice, Nudged, SeatChanged, SeatOut,
-    VacationChanged, YourTurn,
+    DeadlineNear, MatchFinished, MatchStarted, Notice, Nudged, SeatOut, VacationChanged, YourTurn,
 };
 use crate::rules::{Event, OutReason, Seat, Status};
 use crate::store::notifications::NewNotification;
 use crate::store::ratings::RatingUpdate;
-use crate::store::{MatchRow, SeatRow};
 
 /// The notices of a change from `before` to `after` through `entries`, written at `now`.
 /// `turn_began`: whether a turn began (another seat's, or the same seat's again); `ratings`:
@@ -147,38 +146,5 @@ pub(super) fn of_change(
                 .account_at(seat)
                 .map(|account_id| notice.to(account_id, now))
         })
-        .collect()
-}
-
-/// How a waiting match's seats changed.
-#[derive(Clone, Copy)]
-pub(super) enum Seats {
-    Joined,
-    Left,
-}
-
-/// `seat_joined` or `seat_left` to everyone waiting in the match but `username`, who joined or
-/// left; `seats` are the seats after the change.
-pub(super) fn of_seat_change(
-    row: &MatchRow,
-    seats: &[SeatRow],
-    username: &str,
-    change: Seats,
-    now: i64,
-) -> Vec<NewNotification> {
-    let changed = SeatChanged {
-        match_id: row.id.clone(),
-        username: username.to_owned(),
-        seats_taken: seats.len() as u8,
-        seat_count: row.seat_count,
-    };
-    let notice = match change {
-        Seats::Joined => Notice::SeatJoined(changed),
-        Seats::Left => Notice::SeatLeft(changed),
-    };
-    seats
-        .iter()
-        .filter(|seat| seat.username != username && seat.bot.is_none())
-        .map(|seat| notice.to(&seat.account_id, now))
         .collect()
 }

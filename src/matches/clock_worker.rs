@@ -1,8 +1,14 @@
-//! Keeping time (issue 8): what happens when a seat to move runs out of time.
+//! The clock's worker (issue 8): what happens when a seat to move runs out of time, written in
+//! one place. (The time itself comes from [`crate::clock`]; a match's clock, folded from its
+//! log, is [`super::match_clock`].)
 //!
-//! - With `on_timeout: forfeit`, the server forfeits the late seat by itself: lazily, whenever
-//!   the match is read or played, and from [`Matches::sweep`], which every server process runs
-//!   every second or so for the matches whose deadline has passed.
+//! - With `on_timeout: forfeit`, the server forfeits the late seat by itself: [`Matches::sweep`],
+//!   which every server process runs every second or so for the matches whose deadline has
+//!   passed, writes it. A write to the match (a move, a resignation, talk, a bot's turn) first
+//!   takes the explicit step [`Matches::settle_the_clock`], so nothing is decided against a
+//!   seat whose time ran out; a read writes nothing, but a read that finds a late seat wakes
+//!   the worker and waits for it ([`Matches::when_the_clock_has_acted`]), so a late seat is
+//!   judged by its deadline on the next read, whichever process claims the work.
 //! - With `on_timeout: claim`, nothing happens by itself: another seat still in may
 //!   [`Matches::claim`], which forfeits the late seat.
 //! - With `on_timeout: bot`, the `basic` bot plays the late seat's turn for it, lazily and
@@ -20,11 +26,11 @@
 use std::sync::Arc;
 
 use super::access::Player;
-use super::cache::MatchState;
 use super::feed::LoggedEvent;
+use super::ledger::{MatchState, retrying_races};
 use super::log::{self, Entry, Note};
-use super::state::retrying_races;
-use super::{MatchError, MatchView, Matches};
+use super::view::MatchView;
+use super::{MatchError, Matches};
 use crate::background::{self, Schedule};
 use crate::clock::rfc3339;
 use crate::model::{MatchStatus, OnTimeout};
@@ -33,6 +39,10 @@ use crate::store::work::Work;
 
 /// Most matches one sweep takes on.
 const SWEEP_BATCH: i64 = 64;
+
+/// How long a read that finds a late seat waits for the clock's worker to write what is due
+/// before it answers the match as it is.
+const CLOCK_WAITED_FOR: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// How long the seat to move at a match without a clock has before it may be nudged, in
 /// seconds.
@@ -49,9 +59,10 @@ enum Due {
 }
 
 impl Matches {
-    /// The match brought up to date with its clock: a seat past its deadline at a match that
-    /// forfeits by itself is forfeited first (lazily, on every read and move).
-    pub(super) async fn on_time(
+    /// The explicit step a write takes before it decides: a seat past its deadline at a match
+    /// that forfeits by itself is forfeited, or its turn played by a stand-in, first. Answers
+    /// the match after that (or as it was, with nothing due).
+    pub(super) async fn settle_the_clock(
         &self,
         match_id: &str,
         current: Arc<MatchState>,
@@ -65,6 +76,37 @@ impl Matches {
             }
             _ => Ok(current),
         }
+    }
+
+    /// For a read: the match once the clock's worker has written what its clock made due (a
+    /// forfeit, a stand-in's turn), waking this process's worker and waiting for the match to
+    /// move on, for at most [`CLOCK_WAITED_FOR`]; the worker of whichever process claims the
+    /// match writes it. Nothing is written here. With nothing due, `current` at once.
+    pub(super) async fn when_the_clock_has_acted(
+        &self,
+        match_id: &str,
+        mut current: Arc<MatchState>,
+    ) -> Result<Arc<MatchState>, MatchError> {
+        let give_up = std::time::Instant::now() + CLOCK_WAITED_FOR;
+        while let Some(Due::Forfeit(..) | Due::StandIn(..)) = self.due(&current, false) {
+            let left = give_up.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                tracing::warn!(
+                    match_id,
+                    "the clock's worker has not written a due forfeit yet"
+                );
+                break;
+            }
+            self.clock_due.wake();
+            let version = current.version;
+            self.notifier
+                .wait_past(match_id, version, left, || async {
+                    self.db.match_version(match_id).await.ok().flatten()
+                })
+                .await;
+            current = self.ledger.reload(match_id).await?;
+        }
+        Ok(current)
     }
 
     /// What the clock asks for now, if anything (reminders only when `remind`).
@@ -99,27 +141,9 @@ impl Matches {
     ) -> Result<Arc<MatchState>, MatchError> {
         let events = current.state.forfeit(seat, rfc3339(deadline))?;
         tracing::info!(match_id, seat, "forfeited on time");
-        self.write_or_reload(match_id, current, Entry::games(events))
+        self.ledger
+            .write_or_reload(match_id, current, Entry::games(events))
             .await
-    }
-
-    /// Writes server-decided entries; on a lost race, the newer match from the database.
-    pub(super) async fn write_or_reload(
-        &self,
-        match_id: &str,
-        current: &MatchState,
-        events: Vec<Entry>,
-    ) -> Result<Arc<MatchState>, MatchError> {
-        match self.write(match_id, current, events, |_| None).await {
-            Err(MatchError::VersionConflict { .. }) => self.reload(match_id).await,
-            outcome => outcome,
-        }
-    }
-
-    /// The match as the database has it now.
-    pub(super) async fn reload(&self, match_id: &str) -> Result<Arc<MatchState>, MatchError> {
-        let read = self.read_row_unchecked(match_id).await?;
-        self.load(&read).await
     }
 
     /// Forfeits the seat to move for the caller, another seat still in, once its deadline has
@@ -136,7 +160,7 @@ impl Matches {
         match_id: &str,
         player: Player<'_>,
     ) -> Result<MatchView, MatchError> {
-        let (current, seat) = self.seated(match_id, player).await?;
+        let (current, seat) = self.ledger.seated(match_id, player).await?;
         if !current.state.is_active(seat) {
             return Err(crate::rules::RuleError::SeatOut(seat).into());
         }
@@ -161,7 +185,16 @@ impl Matches {
             )));
         }
         let events = current.state.forfeit(late, rfc3339(deadline))?;
-        self.write_for(match_id, &current, events, seat).await
+        let written = self
+            .ledger
+            .write(match_id, &current, Entry::games(events), |_| None)
+            .await?;
+        Ok(MatchView::now(
+            match_id,
+            &written,
+            Some(seat),
+            self.clock.now(),
+        ))
     }
 
     /// Reminds the seat to move, for the caller, another seat still in, that the table waits
@@ -175,13 +208,13 @@ impl Matches {
     ) -> Result<LoggedEvent, MatchError> {
         // A lost race (a move, another nudge) is looked at again.
         retrying_races(|| async {
-            let (read, role) = self.read_row(match_id, player.viewer()).await?;
+            let (read, role) = self.ledger.read_row(match_id, player.viewer()).await?;
             let by = role.acts()?;
             if read.row.status == MatchStatus::Open {
                 return Err(MatchError::NotStarted);
             }
-            let current = self.load(&read).await?;
-            let current = self.on_time(match_id, current).await?;
+            let current = self.ledger.load(&read).await?;
+            let current = self.settle_the_clock(match_id, current).await?;
             if current.version != read.row.version {
                 // The clock moved the match on just now: look again at the new turn.
                 return Err(MatchError::VersionConflict {
@@ -219,7 +252,8 @@ impl Matches {
                 seq: current.version + 1,
                 event: Note::Nudged { seat, by }.checked(&current.state)?,
             };
-            self.write(match_id, &current, vec![nudge.event.clone()], |_| None)
+            self.ledger
+                .write(match_id, &current, vec![nudge.event.clone()], |_| None)
                 .await?;
             Ok(nudge)
         })
@@ -250,11 +284,11 @@ impl Matches {
     }
 
     async fn sweep_one(&self, match_id: &str) -> Result<(), MatchError> {
-        let read = self.read_row_unchecked(match_id).await?;
+        let read = self.ledger.read_row_unchecked(match_id).await?;
         if read.row.status != MatchStatus::Playing {
             return Ok(());
         }
-        let current = self.load(&read).await?;
+        let current = self.ledger.load(&read).await?;
         match self.due(&current, true) {
             Some(Due::Forfeit(seat, deadline)) => {
                 self.forfeit(match_id, &current, seat, deadline).await?;
@@ -265,7 +299,8 @@ impl Matches {
             Some(Due::Reminder(seat, deadline)) => {
                 let deadline = rfc3339(deadline);
                 let reminder = Note::DeadlineNear { seat, deadline }.checked(&current.state)?;
-                self.write_or_reload(match_id, &current, vec![reminder])
+                self.ledger
+                    .write_or_reload(match_id, &current, vec![reminder])
                     .await?;
             }
             None => {}
@@ -273,12 +308,13 @@ impl Matches {
         Ok(())
     }
 
-    /// Runs [`Matches::sweep`] every `interval` for as long as the server runs.
+    /// Runs [`Matches::sweep`] every `interval`, and at once when a read finds a late seat, for
+    /// as long as the server runs.
     pub fn keep_time(self: Arc<Self>, interval: std::time::Duration) {
         let schedule = Schedule {
             name: "clock sweep",
             every: interval,
-            wake: None,
+            wake: Some(self.clock_due.clone()),
             batch: Some(SWEEP_BATCH as usize),
         };
         background::keep_running(schedule, move || {

@@ -14,11 +14,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::cache::MatchState;
-use super::clock::{ClockSnapshot, MatchClock};
 use super::kept_views::KeptViews;
-use super::{MatchError, Matches};
+use super::{Ledger, MatchState};
 use crate::instruments::{self, SnapshotUse};
+use crate::matches::MatchError;
+use crate::matches::match_clock::{ClockSnapshot, MatchClock};
 use crate::rules::Snapshot;
 use crate::store::MatchRow;
 use crate::store::snapshots::{NewSnapshot, SnapshotRow};
@@ -53,7 +53,7 @@ pub(super) fn folded_enough(events: usize) -> bool {
     i64::try_from(events).is_ok_and(|events| events >= SNAPSHOT_EVERY)
 }
 
-impl Matches {
+impl Ledger {
     /// Keeps a snapshot of `current`, a state of the match as its log has it.
     pub(super) async fn keep_snapshot(&self, match_id: &str, current: &MatchState) {
         let stored = Stored {
