@@ -512,7 +512,7 @@ fn parse_public_url(text: &str) -> Result<url::Url, String> {
 
 /// A `--now` moment: RFC 3339, as Unix seconds.
 fn parse_moment(text: &str) -> Result<i64, String> {
-    crate::clock::parse_rfc3339(text)
+    crate::time_source::parse_rfc3339(text)
         .ok_or_else(|| format!("`{text}` is not an RFC 3339 time (2026-12-06T12:00:00Z)"))
 }
 

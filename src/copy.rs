@@ -24,7 +24,6 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::clock::SystemClock;
 use crate::config::{DatabaseSettings, Pooler};
 use crate::live::{Notifier, Wake};
 use crate::matches::Matches;
@@ -33,6 +32,7 @@ use crate::store::transfer::{
     COPIED_TABLES, Column, ColumnKind, PROGRESS_TABLE, TableDigest, TableProgress,
 };
 use crate::store::{Db, StartError, StoreError, sqlite_path};
+use crate::time_source::SystemClock;
 
 /// PostgreSQL takes at most 65,535 parameters in one statement; a batch stays below it.
 const MOST_PARAMETERS: usize = 60_000;

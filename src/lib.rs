@@ -17,8 +17,9 @@
 //!   OpenSkill rates, and the rating players see.
 //! - [`bots`]: built-in bots (pure): a seat's next action decided from that seat's
 //!   [`rules::Knowledge`] alone, and [`bots::tournament`]: bots against bots on the engine.
-//! - [`random`]: unguessable secrets, tokens and invite codes; [`clock`]: the one time the server
-//!   goes by (injectable: tests move it), and RFC 3339.
+//! - [`random`]: unguessable secrets, tokens and invite codes; [`time_source`]: the one time the
+//!   server goes by (injectable: tests move it), and RFC 3339. (A match's clock, folded from its
+//!   log, is [`matches::match_clock`]; the worker that acts on it, [`matches::clock_worker`].)
 //! - [`background`]: the one runner of work nobody asked for (rounds on a schedule, woken
 //!   early by this process's writes); the work itself is claimed with leases by its service.
 //! - [`live`]: announcements of what changed (a match's version, an account's newest
@@ -29,18 +30,20 @@
 //!   from over SMTP, with leases.
 //! - [`notifications`]: the notification service: each account's stream of what concerns it
 //!   (written by the other services with their changes), its relay, and signed webhooks.
-//! - [`matches`]: the match service: who may see and do what, the current state behind a
-//!   cache, moves (load → decide → append) with idempotent retries, clocks, invitations, table
-//!   talk, rematches, the feed, replays and the verifiable export. Answers in domain terms with
-//!   named errors ([`matches::MatchError`]).
+//! - [`matches`]: the match service: who may see and do what, and every feature of a match
+//!   (moves with idempotent retries, clocks, invitations, table talk, rematches, seeks, the
+//!   feed, replays and the verifiable export), each reading and writing a match through one
+//!   door, [`matches::ledger`] (load → decide → append; the state cache behind it). Answers in
+//!   domain terms with named errors ([`matches::MatchError`]).
 //! - [`accounts`]: the account service: registration, login, token rotation, and personal
 //!   access tokens with scopes.
 //! - [`http`]: thin actix-web handlers over the services, authentication and extractors (a
 //!   handler names the scope it needs by type), `ApiError` (problem+json, the one place domain
 //!   errors become statuses), the OpenAPI description (reshaped for client generators), and
 //!   `/play`.
-//! - [`play`]: the web client's files (JavaScript modules, a style sheet, a page), built into
-//!   the binary; the client reaches the server only through the public API.
+//! - [`web_client`]: the web client's files (JavaScript modules, a style sheet, a page), built
+//!   into the binary and served at `/play`; the client reaches the server only through the
+//!   public API.
 //! - [`config`], [`startup`], [`telemetry`], [`process`]: settings, building and running the
 //!   app, logs, and what the process asks of the system (open files, a word before SIGBUS).
 //! - [`instruments`]: the metrics every layer records (one function per event, label values
@@ -56,7 +59,6 @@ pub mod auth;
 pub mod background;
 pub mod backup;
 pub mod bots;
-pub mod clock;
 pub mod config;
 pub mod copy;
 pub mod follow;
@@ -67,7 +69,6 @@ pub mod mail;
 pub mod matches;
 pub mod model;
 pub mod notifications;
-pub mod play;
 pub mod process;
 pub mod random;
 pub mod ratings;
@@ -75,3 +76,5 @@ pub mod rules;
 pub mod startup;
 pub mod store;
 pub mod telemetry;
+pub mod time_source;
+pub mod web_client;

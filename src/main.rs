@@ -31,7 +31,7 @@ async fn main() -> anyhow::Result<()> {
                     anyhow::anyhow!("{} is not a match export: {error}", file.display())
                 })?;
             let now = now.unwrap_or_else(|| {
-                kings_corner::clock::Clock::now(&kings_corner::clock::SystemClock)
+                kings_corner::time_source::Clock::now(&kings_corner::time_source::SystemClock)
             });
             match kings_corner::matches::export::verify_at(&export, Some(now)) {
                 Ok(verified) => {
@@ -119,7 +119,7 @@ async fn main() -> anyhow::Result<()> {
                 db,
                 1,
                 kings_corner::live::Notifier::in_process(),
-                std::sync::Arc::new(kings_corner::clock::SystemClock),
+                std::sync::Arc::new(kings_corner::time_source::SystemClock),
                 kings_corner::live::Wake::default(),
             );
             let report = matches.rebuild_ratings().await?;
@@ -137,7 +137,8 @@ async fn main() -> anyhow::Result<()> {
                     std::process::exit(1);
                 }
             };
-            let now = kings_corner::clock::Clock::now(&kings_corner::clock::SystemClock);
+            let now =
+                kings_corner::time_source::Clock::now(&kings_corner::time_source::SystemClock);
             let accounts = db.stop_mail_to(&address, &reason, now).await?;
             let shown = kings_corner::mail::address::redact(&address);
             if accounts == 0 {

@@ -14,7 +14,6 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::accounts::{Accounts, Limits};
 use crate::auth::sealing::KeyEncryptionKey;
 use crate::auth::{Passwords, RateLimiter, TokenKeys};
-use crate::clock::{Clock, SystemClock};
 use crate::config::Settings;
 use crate::http;
 use crate::http::client::TrustedProxies;
@@ -30,6 +29,7 @@ use crate::notifications::webhooks::{AllowedNetworks, WebhookSettings};
 use crate::notifications::{NotificationSettings, Notifications};
 use crate::process;
 use crate::store::{Backend, Db};
+use crate::time_source::{Clock, SystemClock};
 
 const MINUTE: Duration = Duration::from_secs(60);
 const HOUR: Duration = Duration::from_secs(3600);
@@ -206,7 +206,7 @@ impl Application {
                 )
                 .configure(|config| {
                     if web_client {
-                        http::play::configure(config);
+                        http::web_client::configure(config);
                     }
                     if metrics_here {
                         http::metrics::configure(config);

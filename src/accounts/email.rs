@@ -7,10 +7,10 @@ use utoipa::ToSchema;
 
 use super::{AccountError, Accounts};
 use crate::auth::refresh;
-use crate::clock::rfc3339;
 use crate::mail::address::redact;
 use crate::mail::{EmailAddress, Letter, Purpose, html_link, html_page};
 use crate::store::mail::{AccountEmail, NewEmailToken};
+use crate::time_source::rfc3339;
 
 /// How long a verification link works.
 pub const VERIFY_FOR_SECONDS: i64 = 24 * 3600;

@@ -28,10 +28,10 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use crate::auth::{Passwords, RateLimiter, Scopes, TokenKeys, personal};
-use crate::clock::Clock;
 use crate::mail::Mail;
 use crate::store::accounts::Account;
 use crate::store::{Db, StoreError};
+use crate::time_source::Clock;
 pub use email::{EmailTokenRequest, EmailView, NewEmail, RemoveEmail};
 pub use error::AccountError;
 use liveness::Standing;
@@ -84,7 +84,7 @@ pub struct AccountView {
     /// As registered, in its case.
     pub username: String,
     /// When (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
     /// The account's email address, shown to its owner only; `null` when none is set

@@ -69,15 +69,15 @@ pub struct TokenView {
     /// What it may do.
     pub scopes: Vec<String>,
     /// When (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
     /// When it stops working (RFC 3339); `null`: when revoked.
-    #[serde(with = "crate::clock::as_rfc3339::option")]
+    #[serde(with = "crate::time_source::as_rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub expires_at: Option<i64>,
     /// When it was last used (RFC 3339, to the minute); `null`: never.
-    #[serde(with = "crate::clock::as_rfc3339::option")]
+    #[serde(with = "crate::time_source::as_rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub last_used_at: Option<i64>,
 }

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use super::{AccountError, Accounts, Credentials};
 use crate::auth::{Scope, Scopes, refresh};
-use crate::clock::rfc3339;
+use crate::time_source::rfc3339;
 
 /// How long a ticket is valid, in seconds.
 pub const TICKET_SECONDS: i64 = 60;

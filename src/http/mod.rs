@@ -1,6 +1,6 @@
 //! The HTTP layer: thin handlers over the services, the extractors ([`extract::Caller`],
 //! the idempotency key), [`error::ApiError`] (problem+json), the OpenAPI description
-//! generated from the routes actually registered, and the web client's files ([`play`]).
+//! generated from the routes actually registered, and the web client's files ([`web_client`]).
 
 pub mod accounts;
 pub mod alerts;
@@ -21,7 +21,6 @@ pub mod matches;
 pub mod metrics;
 pub mod notifications;
 pub mod openapi;
-pub mod play;
 pub mod players;
 pub mod push;
 pub mod query_names;
@@ -32,6 +31,7 @@ pub mod sse;
 pub mod text;
 pub mod tokens;
 pub mod vacation;
+pub mod web_client;
 pub mod webhooks;
 
 pub use openapi::{openapi, openapi_json};

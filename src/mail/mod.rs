@@ -29,9 +29,9 @@ pub use crate::store::mail::{Letter, Purpose};
 pub use address::{BadAddress, EmailAddress};
 use url::Url;
 
-use crate::clock::Clock;
 use crate::live::Wake;
 use crate::store::Db;
+use crate::time_source::Clock;
 
 /// Where mail goes and what it says it is from; `None` fields: mail is off.
 #[derive(Clone, Debug, Default)]

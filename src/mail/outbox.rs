@@ -15,11 +15,11 @@ use std::time::Duration;
 
 use super::smtp::{Sent, Transport};
 use crate::background::{self, LEASE_SECONDS, Schedule, renewing};
-use crate::clock::Clock;
 use crate::instruments::{self, MailOutcome};
 use crate::live::Wake;
 use crate::store::mail::OutgoingMail;
 use crate::store::{Db, StoreError};
+use crate::time_source::Clock;
 
 /// How often the sender looks for letters nobody woke it for (retries come due, other
 /// processes' letters).

@@ -7,10 +7,10 @@ use utoipa::IntoParams;
 use super::access::Viewer;
 use super::export::{EXPORT_FORMAT, ExportClock, ExportEvent, ExportSeat, MatchExport};
 use super::{MatchError, MatchView, Matches};
-use crate::clock::rfc3339;
 use crate::model::MatchStatus;
 use crate::rules::EVENT_FORMAT_VERSION;
 use crate::store::{MatchRow, SeatRow};
+use crate::time_source::rfc3339;
 
 /// Which point of the log to show.
 #[derive(Deserialize, IntoParams)]

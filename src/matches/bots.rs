@@ -33,12 +33,12 @@ use super::rated::Unrateable;
 use super::{MatchError, MatchSummary, Matches};
 use crate::background::{self, Schedule};
 use crate::bots::{self, Level};
-use crate::clock::rfc3339;
 use crate::instruments::{self, Mover};
 use crate::model::{MatchStatus, Named};
 use crate::rules::{RuleError, Seat};
 use crate::store::work::Work;
 use crate::store::{SeatRow, free_bot_account};
+use crate::time_source::rfc3339;
 
 /// How often each process looks for bot turns no write of its own woke it for.
 pub const LOOK_EVERY: Duration = Duration::from_millis(500);

@@ -1,13 +1,13 @@
 //! The clock's worker (issue 8): what happens when a seat to move runs out of time, written in
-//! one place. (The time itself comes from [`crate::clock`]; a match's clock, folded from its
+//! one place. (The time itself comes from [`crate::time_source`]; a match's clock, folded from its
 //! log, is [`super::match_clock`].)
 //!
 //! - With `on_timeout: forfeit`, the server forfeits the late seat by itself: [`Matches::sweep`],
 //!   which every server process runs every second or so for the matches whose deadline has
 //!   passed, writes it. A write to the match (a move, a resignation, talk, a bot's turn) first
-//!   takes the explicit step [`Matches::settle_the_clock`], so nothing is decided against a
+//!   takes the explicit step `Matches::settle_the_clock`, so nothing is decided against a
 //!   seat whose time ran out; a read writes nothing, but a read that finds a late seat wakes
-//!   the worker and waits for it ([`Matches::when_the_clock_has_acted`]), so a late seat is
+//!   the worker and waits for it (`Matches::when_the_clock_has_acted`), so a late seat is
 //!   judged by its deadline on the next read, whichever process claims the work.
 //! - With `on_timeout: claim`, nothing happens by itself: another seat still in may
 //!   [`Matches::claim`], which forfeits the late seat.
@@ -32,10 +32,10 @@ use super::log::{self, Entry, Note};
 use super::view::MatchView;
 use super::{MatchError, Matches};
 use crate::background::{self, Schedule};
-use crate::clock::rfc3339;
 use crate::model::{MatchStatus, OnTimeout};
 use crate::rules::{Event, RuleError, Seat, Status};
 use crate::store::work::Work;
+use crate::time_source::rfc3339;
 
 /// Most matches one sweep takes on.
 const SWEEP_BATCH: i64 = 64;

@@ -8,9 +8,9 @@ use utoipa::ToSchema;
 use super::log;
 use super::log::{Entry, Note};
 use super::match_clock::MatchClock;
-use crate::clock::{parse_rfc3339, rfc3339};
 use crate::model::{ClockSettings, OnTimeout};
 use crate::rules::{Event, GameState, OutReason, ReplayError, Rules, Seat, Setup, Status, shuffle};
+use crate::time_source::{parse_rfc3339, rfc3339};
 
 /// One seat in an export.
 #[derive(Serialize, Deserialize, ToSchema)]

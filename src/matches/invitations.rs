@@ -34,7 +34,7 @@ pub struct InvitationView {
     /// Who was invited.
     pub username: String,
     /// When (RFC 3339); the first time, for an account invited before.
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub invited_at: i64,
 }

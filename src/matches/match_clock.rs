@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::log::{Entry, Note};
-use crate::clock::{parse_rfc3339, rfc3339};
 use crate::model::{ClockSettings, MOST_VACATION_DAYS, OnTimeout, VACATION_DAY_SECONDS};
 use crate::rules::{Event, Seat};
+use crate::time_source::{parse_rfc3339, rfc3339};
 
 /// The clock of a match, at some point of its log.
 #[derive(Clone, Debug, PartialEq, Eq)]

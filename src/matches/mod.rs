@@ -1,19 +1,21 @@
 //! The match service: everything a client may ask of a match, answered in domain terms, with
 //! the rules of access decided here and nowhere else.
 //!
-//! A match's state is its event log folded with the engine's `apply` (the log was checked by
-//! `decide` when written). A move is load → decide → append: the events it causes, the read
-//! model after them and the kept response of an idempotent request are written atomically, and
-//! only if the match is still at the version the move was decided at (on PostgreSQL possibly in
-//! the same statement as other matches' moves, see [`crate::store::append`]). The database's
-//! version check decides every race, so several server processes on one PostgreSQL stay correct.
+//! Every feature reads a match's state and appends to its log through one door, the
+//! [`ledger`]: load → decide → append, the append atomic and only at the version the change was
+//! decided at (the database's version check decides every race, so several server processes on
+//! one PostgreSQL stay correct). Features never reach into the ledger's cache, snapshots or log
+//! encoding, nor into each other's helpers. Reads never write to a log.
 //!
 //! # Layout
+//! - [`ledger`]: the door to a match's state and log (the state cache, snapshots, kept views,
+//!   the notices and ratings written with a change);
 //! - [`lobby`]: opening a table; [`listing`]: the lobby, one's matches and inbox, by page
 //!   (`cursor`: the opaque page cursors, taken back only as the server wrote them);
-//!   [`seating`]: join and leave (seat changes lock their match); [`invitations`] to private
-//!   matches; [`summary`]: a match's public face;
-//! - [`play`]: the private view and moves, with idempotent retries ([`idempotency`]);
+//!   [`seating`]: join and leave (seat changes lock their match; `seat_notices` tells the
+//!   others); [`invitations`] to private matches; [`summary`]: a match's public face;
+//! - [`view`]: the private view, with its serialisation; [`moves`]: checked moves with
+//!   idempotent retries ([`idempotency`]) and resigning;
 //! - [`feed`]: the redacted event feed, long-polled or followed as a stream;
 //! - [`rematch`]: the next match for the players of an ended one;
 //! - [`seeks`]: quick pairing, seeks seated together in a new match (`pairing` chooses the
@@ -21,29 +23,26 @@
 //! - [`talk`]: table talk, written into the log without making moves stale;
 //! - [`players`]: player pages (what an account played, won and left, and its ratings);
 //!   [`leaderboard`]: a rating pool's players, best first;
-//! - [`rated`]: rated tables: which tables may be rated, and the ratings a rated match's end
-//!   writes with it (docs/ratings.md); [`rebuild`]: every rating recomputed from the logs;
+//! - [`rated`]: rated tables: which tables may be rated (`unrateable`: why not), and what
+//!   `verify --rate` prints (docs/ratings.md); [`rebuild`]: every rating recomputed from the
+//!   logs;
 //! - [`archive`]: replays and the verifiable [`export`];
 //! - [`access`]: who may see a match and who may act in it;
-//! - [`clock`]: a match's clock folded from its log (deadlines, banks, reminders);
-//! - [`kept_views`]: a cached state's views, serialised once for the clients that ask again;
-//! - `state`: a match's current state as one account sees it, hiding the [`cache`] and the
-//!   freshness bookkeeping of [`crate::live`]; `advance` turns decided events into writes;
-//! - `snapshot`: the state kept every few hundred events beside the log, where a cold read of
-//!   a long match begins;
-//! - [`timekeeping`]: late seats forfeited (lazily, by claim, by the sweeper) and reminded;
-//!   [`vacations`]: an account's vacation days, its vacations, and their record in the logs of
-//!   its matches (by a leased round, like the sweeper's);
+//! - [`match_clock`]: a match's clock folded from its log (deadlines, banks, reminders);
+//!   [`clock_worker`]: what a clock makes due (forfeits, stand-ins, reminders), written by the
+//!   worker or as a write's explicit first step, and claims and nudges; the time itself is
+//!   [`crate::time_source`];
+//! - [`vacations`]: an account's vacation days, its vacations, and their record in the logs of
+//!   its matches (by a leased round, like the clock's worker);
 //! - [`bots`]: bot seats, the bots' turns played by whichever process claims them, hints
-//!   (remembered and paced by [`hints`]);
+//!   (remembered and paced by [`hints`]; `bot_counts` for the metrics);
 //! - [`deletions`]: the open seats of deleted accounts given up, resumed by any process;
-//! - `leased`: background work on matches claimed under a lease, one helper for the clock
-//!   sweep and the bots (run by [`crate::background`]);
-//! - `notices`: what a change tells the players (written with it; see
-//!   [`crate::notifications`]);
+//! - `leased`: background work on matches claimed under a lease, one helper for the clock's
+//!   worker, the bots and vacations (run by [`crate::background`]);
 //! - [`log`]: the log's entries (the engine's events and the server's notes: reminders,
-//!   stand-ins, talk, nudges, vacations), the hash chain, and the one place entries are encoded and decoded;
-//! - `figures`: what a metrics scrape reads (the cache, the pool, the work waiting);
+//!   stand-ins, talk, nudges, vacations), the hash chain, and the one place entries are encoded
+//!   and decoded;
+//! - `figures`: what a metrics scrape reads of the work waiting;
 //! - [`error`] holds [`MatchError`], each refusal with its stable code.
 
 pub mod access;
@@ -98,11 +97,11 @@ pub use view::{MatchView, ViewAnswer};
 
 use std::sync::Arc;
 
-use crate::clock::Clock;
 use crate::instruments::Snapshot;
 use crate::live::Notifier;
 use crate::live::Wake;
 use crate::store::Db;
+use crate::time_source::Clock;
 use bot_counts::BotCounts;
 use figures::LastBacklog;
 use hints::HintDesk;

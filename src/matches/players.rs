@@ -33,7 +33,7 @@ pub struct PlayerPage {
     /// The username, as registered.
     pub username: String,
     /// When the account was created (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub member_since: i64,
     /// Every public match the player sat in; private ones too when `private_included`.
@@ -78,7 +78,7 @@ pub struct RatingHistoryEntry {
     /// `after.rating − before.rating`.
     pub change: i64,
     /// When it was rated (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub at: i64,
 }

@@ -115,15 +115,15 @@ pub struct SeekView {
     /// The level of those bots.
     pub bot_level: Option<Level>,
     /// When it was made (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
     /// When it expires if still open (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub expires_at: i64,
     /// When it was matched, cancelled or expired (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339::option")]
+    #[serde(with = "crate::time_source::as_rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub ended_at: Option<i64>,
     /// Once matched: the match, already started (`GET /v1/matches/{id}/view`).

@@ -107,11 +107,11 @@ pub struct MatchSummary {
     #[schema(format = Uuid)]
     pub rematch_of: Option<String>,
     /// When (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
     /// When it last changed (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub updated_at: i64,
 }

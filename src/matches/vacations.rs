@@ -28,11 +28,11 @@ use super::ledger::retrying_races;
 use super::log::{Entry, Note};
 use super::{MatchError, Matches};
 use crate::background::{self, Schedule};
-use crate::clock::{parse_rfc3339, rfc3339};
 use crate::model::{FIRST_VACATION_DAYS, MOST_VACATION_DAYS, MatchStatus, VACATION_DAY_SECONDS};
 use crate::rules::Seat;
 use crate::store::vacations::{VacationChange, VacationRow, week_of};
 use crate::store::work::Work;
+use crate::time_source::{parse_rfc3339, rfc3339};
 
 /// How often each process looks for matches whose logs must record a vacation (a vacation
 /// taken through this process wakes it at once).

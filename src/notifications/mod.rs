@@ -32,12 +32,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::sealing::KeyEncryptionKey;
-use crate::clock::Clock;
 use crate::follow::{self, Followed, NumberedLog};
 pub use crate::live::Wake;
 use crate::live::{Notifier, account_topic};
 use crate::mail::Mail;
 use crate::store::Db;
+use crate::time_source::Clock;
 pub use error::NotificationError;
 pub use notice::{Notice, Notification};
 use presence::Presence;

@@ -4,11 +4,11 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::clock::rfc3339;
 use crate::model::Outcome;
 use crate::ratings::RatedResult;
 use crate::rules::{OutReason, Seat};
 use crate::store::notifications::{NewNotification, StoredNotification};
+use crate::time_source::rfc3339;
 
 /// A notification's type and fields: `{"type": "your_turn", "data": {…}}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]

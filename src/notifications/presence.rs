@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use futures_util::{Stream, StreamExt};
 
-use crate::clock::Clock;
 use crate::store::Db;
 pub use crate::store::alerts::WATCHING_SECONDS;
+use crate::time_source::Clock;
 
 /// How often the accounts watching here are written again.
 const RENEW_EVERY: Duration = Duration::from_secs(20);

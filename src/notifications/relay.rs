@@ -12,9 +12,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::Wake;
-use crate::clock::Clock;
 use crate::live::{Notifier, account_topic};
 use crate::store::Db;
+use crate::time_source::Clock;
 
 /// Most notifications numbered in one transaction.
 const BATCH: i64 = 256;

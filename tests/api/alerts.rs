@@ -312,9 +312,9 @@ async fn quiet_hours_hold_letters_until_the_local_morning_across_a_clock_change(
     put_alerts(&app, &maya, &json!({"email": ["invited"], "digest": "each", "digest_hour": 8, "quiet_hours": {"from": "22:00", "until": "07:00"}, "time_zone": "Europe/Berlin"})).await;
     // 23:00 in Berlin on 30 October 2027, the night the clocks go back (03:00 CEST → 02:00
     // CET on the 31st).
-    use kings_corner::clock::Clock;
+    use kings_corner::time_source::Clock;
     let now = app.clock.now();
-    let night = kings_corner::clock::parse_rfc3339("2027-10-30T21:00:00Z").unwrap(); // 23:00 CEST
+    let night = kings_corner::time_source::parse_rfc3339("2027-10-30T21:00:00Z").unwrap(); // 23:00 CEST
     app.clock.advance(night - now);
     invite(&app, &host, "maya").await;
     assert!(
@@ -324,7 +324,7 @@ async fn quiet_hours_hold_letters_until_the_local_morning_across_a_clock_change(
         "quiet"
     );
     // 06:30 CET on the 31st is 05:30 UTC: still quiet, though it is 07:30 by the summer clock.
-    let early = kings_corner::clock::parse_rfc3339("2027-10-31T05:30:00Z").unwrap();
+    let early = kings_corner::time_source::parse_rfc3339("2027-10-31T05:30:00Z").unwrap();
     app.clock.advance(early - app.clock.now());
     assert!(
         alerts_to(&sink, "maya@example.com", Duration::from_millis(2500))
@@ -333,7 +333,7 @@ async fn quiet_hours_hold_letters_until_the_local_morning_across_a_clock_change(
         "still quiet"
     );
     // 07:00 CET is 06:00 UTC.
-    let morning = kings_corner::clock::parse_rfc3339("2027-10-31T06:00:00Z").unwrap();
+    let morning = kings_corner::time_source::parse_rfc3339("2027-10-31T06:00:00Z").unwrap();
     app.clock.advance(morning - app.clock.now());
     let letters = wait_alerts(&sink, "maya@example.com", 1).await;
     assert_eq!(letters.len(), 1);

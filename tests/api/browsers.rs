@@ -1,7 +1,7 @@
 //! What browsers need: CORS for the origins an operator allows, and stream tickets for
 //! `EventSource`, which cannot send an `Authorization` header.
 
-use kings_corner::clock::Clock;
+use kings_corner::time_source::Clock;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -110,7 +110,8 @@ async fn a_stream_ticket_opens_one_stream_once() {
         assert_eq!(issued.status(), 201);
         assert_eq!(header(&issued, "cache-control"), Some("no-store"));
         let issued: Value = issued.json().await.unwrap();
-        let expires = kings_corner::clock::parse_rfc3339(issued["expires_at"].as_str().unwrap());
+        let expires =
+            kings_corner::time_source::parse_rfc3339(issued["expires_at"].as_str().unwrap());
         assert!(expires.is_some(), "{issued}");
         issued["ticket"].as_str().unwrap().to_owned()
     };
@@ -420,7 +421,9 @@ async fn a_player_page_counts_matches_by_preset() {
     assert_eq!(page.status(), 200);
     let page: Value = page.json().await.unwrap();
     assert_eq!(page["username"], "player0");
-    assert!(kings_corner::clock::parse_rfc3339(page["member_since"].as_str().unwrap()).is_some());
+    assert!(
+        kings_corner::time_source::parse_rfc3339(page["member_since"].as_str().unwrap()).is_some()
+    );
     assert_eq!(
         page["matches"],
         json!({"played": 1, "won": 1, "resigned": 0, "timed_out": 0, "aborted": 0, "playing": 1})

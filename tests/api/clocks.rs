@@ -268,6 +268,37 @@ async fn with_forfeit_the_server_forfeits_late_seats_by_itself() {
     verify(&export).expect("an export with a timeout verifies");
 }
 
+/// A read never writes to a log: a view that finds a late seat at a table that forfeits by
+/// itself wakes the clock's worker and waits for it, so the forfeit is there at once even
+/// when the worker's own sweep is an hour away; the summary, read next, agrees with it.
+#[tokio::test]
+async fn a_read_of_a_late_seat_is_answered_by_the_clocks_worker() {
+    let app = spawn_app_with(|settings| settings.clock_sweep_seconds = 3600).await;
+    let players = players(&app, 2).await;
+    let id = clocked_match(
+        &app,
+        &players,
+        json!({"turn_seconds": 120, "bank_seconds": 0}),
+        "forfeit",
+    )
+    .await;
+    let late = view(&app, &players[0], &id).await["turn"].as_u64().unwrap() as usize;
+    // The worker's first sweep ran at the start; the next is an hour away.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.clock.advance(121);
+    let seen = view(&app, &players[1 - late], &id).await;
+    assert_eq!(seen["status"], "finished", "{seen}");
+    assert_eq!(seen["winners"], json!([1 - late]));
+    assert_eq!(
+        timeouts(&feed(&app, &players[late], &id).await),
+        [late as u64]
+    );
+    let summary = app
+        .json_as(&players[late], &format!("/v1/matches/{id}"))
+        .await;
+    assert_eq!(summary["result"]["ended_by"], "timeout");
+}
+
 fn players_of(players: &[Player], seats: &[usize]) -> Vec<Player> {
     seats
         .iter()

@@ -715,7 +715,7 @@ async fn finding_13_a_deletion_cut_short_is_finished_by_the_next_process() {
     assert_eq!(summary["seats"].as_array().unwrap().len(), 2);
 
     // The next process to start finishes it.
-    let clock = std::sync::Arc::new(kings_corner::clock::ManualClock::default());
+    let clock = std::sync::Arc::new(kings_corner::time_source::ManualClock::default());
     let (_, second) = crate::helpers::start_with_clock(app.settings.clone(), clock).await;
     for _ in 0..100 {
         let summary: Value = app

@@ -6,10 +6,10 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
-use kings_corner::clock::parse_rfc3339;
 use kings_corner::matches::export::MatchExport;
 use kings_corner::matches::log::Entry;
 use kings_corner::rules::Event;
+use kings_corner::time_source::parse_rfc3339;
 
 use crate::helpers::{
     Player, TestApp, assert_problem, every_seat_takes_a_turn, players, seated_match,
@@ -386,8 +386,9 @@ async fn finding_05_no_request_holds_a_connection_while_it_waits_for_another() {
     let people = players(&app, 2).await;
     let (me, other) = (&people[0], &people[1]);
     use reqwest::Method;
-    let until =
-        kings_corner::clock::rfc3339(kings_corner::clock::Clock::now(&*app.clock) + 2 * 86_400);
+    let until = kings_corner::time_source::rfc3339(
+        kings_corner::time_source::Clock::now(&*app.clock) + 2 * 86_400,
+    );
     for (method, path, body) in [
         (Method::DELETE, "/v1/me/vacation", None),
         (

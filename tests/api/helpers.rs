@@ -9,9 +9,9 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use clap::Parser;
-use kings_corner::clock::ManualClock;
 use kings_corner::config::{Cli, Settings};
 use kings_corner::startup::Application;
+use kings_corner::time_source::ManualClock;
 use serde_json::{Value, json};
 use sqlx::{Connection, Executor, PgConnection};
 
@@ -512,8 +512,8 @@ pub fn shift_times_from(
     from: usize,
     seconds: i64,
 ) {
-    use kings_corner::clock::{parse_rfc3339, rfc3339};
     use kings_corner::matches::log::{canonical, chain};
+    use kings_corner::time_source::{parse_rfc3339, rfc3339};
     let mut previous = match from {
         0 => String::new(),
         _ => export.events[from - 1].hash.clone(),

@@ -126,8 +126,8 @@ pub(crate) async fn export_and_verify(app: &TestApp, player: &Player, id: &str) 
             .arg(path)
             // The test's clock may run ahead of this machine's (`ManualClock::advance`).
             .arg("--now")
-            .arg(kings_corner::clock::rfc3339(
-                kings_corner::clock::Clock::now(&*app.clock),
+            .arg(kings_corner::time_source::rfc3339(
+                kings_corner::time_source::Clock::now(&*app.clock),
             ))
             .env_remove("DATABASE_URL")
             .output()

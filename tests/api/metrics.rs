@@ -11,9 +11,9 @@ use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kings_corner::clock::ManualClock;
 use kings_corner::instruments::FAMILIES;
 use kings_corner::startup::Application;
+use kings_corner::time_source::ManualClock;
 use serde_json::json;
 
 use crate::helpers::{

@@ -9,8 +9,8 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use serde_json::{Value, json};
 
-use kings_corner::clock::{Clock, parse_rfc3339};
 use kings_corner::rules::shuffle::uniform_below;
+use kings_corner::time_source::{Clock, parse_rfc3339};
 
 use crate::helpers::{
     Player, TestApp, assert_problem, players, seated_match, spawn_app, spawn_app_with,

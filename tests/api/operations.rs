@@ -151,7 +151,7 @@ async fn every_time_is_rfc_3339() {
     let account = app.register("timekeeper", "correct horse").await;
     let created = account["created_at"].as_str().unwrap();
     assert!(
-        kings_corner::clock::parse_rfc3339(created).is_some(),
+        kings_corner::time_source::parse_rfc3339(created).is_some(),
         "{account}"
     );
 }

@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use kings_corner::background::LEASE_SECONDS;
-use kings_corner::clock::Clock;
 use kings_corner::store::work::Work;
+use kings_corner::time_source::Clock;
 use serde_json::{Value, json};
 
 use crate::helpers::{

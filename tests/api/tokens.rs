@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kings_corner::clock::parse_rfc3339;
+use kings_corner::time_source::parse_rfc3339;
 use serde_json::{Value, json};
 
 use crate::helpers::{Player, TestApp, assert_problem, players, spawn_app};

@@ -6,9 +6,9 @@
 
 use serde_json::{Value, json};
 
-use kings_corner::clock::{Clock, parse_rfc3339, rfc3339};
 use kings_corner::matches::export::{MatchExport, verify};
 use kings_corner::store::vacations::{week_of, week_start};
+use kings_corner::time_source::{Clock, parse_rfc3339, rfc3339};
 
 use crate::helpers::{
     Player, TestApp, assert_problem, keep_as_fixture, play_first_action, players, seated_match,

@@ -44,7 +44,7 @@ from playwright.sync_api import sync_playwright
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-CLIENT = ROOT / "src" / "play" / "client"
+CLIENT = ROOT / "src" / "web_client" / "client"
 DESCRIPTION = ROOT / "openapi" / "openapi.json"
 TOOLS = ROOT / "tests" / "clients" / "node_modules" / ".bin"
 AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"

@@ -6,9 +6,9 @@
 
 use std::collections::BTreeSet;
 
-use kings_corner::clock::parse_rfc3339;
 use kings_corner::matches::export::{ExportEvent, MatchExport, verify};
 use kings_corner::matches::log::{Entry, Note, canonical, chain};
+use kings_corner::time_source::parse_rfc3339;
 use serde_json::Value;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/exports");
@@ -149,7 +149,7 @@ fn verify_refuses_a_forged_vacation() {
     let at = parse_rfc3339(too_long.events[started].at.as_deref().unwrap()).unwrap();
     too_long.events[started].event = Entry::Note(Note::VacationStarted {
         seat: 0,
-        until: kings_corner::clock::rfc3339(at + 31 * 86_400),
+        until: kings_corner::time_source::rfc3339(at + 31 * 86_400),
     });
     chain_again(&mut too_long);
     refused(
@@ -174,7 +174,7 @@ fn verify_refuses_a_forged_vacation() {
     let mut unknown = clone(&export);
     unknown.events[started].event = Entry::Note(Note::VacationStarted {
         seat: 5,
-        until: kings_corner::clock::rfc3339(at + 86_400),
+        until: kings_corner::time_source::rfc3339(at + 86_400),
     });
     chain_again(&mut unknown);
     refused(&unknown, "a note the table refuses");

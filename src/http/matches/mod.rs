@@ -1,7 +1,7 @@
 //! The match endpoints, one file per concern, each handler a parse → one service call →
 //! respond:
 //! - [`lobby`]: create, list, summary, join, leave, invite, rematch;
-//! - [`play`]: the private view (with `ETag`), moves (with `Idempotency-Key`), claims on late
+//! - [`moves`]: the private view (with `ETag`), moves (with `Idempotency-Key`), claims on late
 //!   seats, nudges;
 //! - [`talk`]: table talk;
 //! - [`feed`]: the event feed, long-polled or as Server-Sent Events;
@@ -12,7 +12,7 @@ pub mod archive;
 pub mod bots;
 pub mod feed;
 pub mod lobby;
-pub mod play;
+pub mod moves;
 pub mod talk;
 
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -20,7 +20,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 /// Registers the view and the move, the routes a game's traffic is made of, ahead of every
 /// other ([`super::configure`]).
 pub fn configure_hot(config: &mut ServiceConfig) {
-    config.service(play::get_view).service(play::post_move);
+    config.service(moves::get_view).service(moves::post_move);
 }
 
 /// Registers every other match route.
@@ -35,8 +35,8 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(lobby::rematch)
         .service(bots::add_bot)
         .service(bots::get_hint)
-        .service(play::claim)
-        .service(play::nudge)
+        .service(moves::claim)
+        .service(moves::nudge)
         .service(talk::post_message)
         .service(feed::get_events)
         .service(feed::stream_events)

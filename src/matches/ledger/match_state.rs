@@ -27,7 +27,7 @@ pub struct MatchState {
     pub table_version: i64,
     /// Hash of event `version`, which the next event's hash chains to.
     pub last_hash: String,
-    /// How its events are chained (see [`super::log`]).
+    /// How its events are chained (see [`crate::matches::log`]).
     pub log_format: u8,
     /// Its clock, if it has one.
     pub clock: Option<MatchClock>,
@@ -51,9 +51,7 @@ impl MatchState {
     pub fn current_for(&self, expected: i64) -> bool {
         (self.table_version..=self.version).contains(&expected)
     }
-}
 
-impl MatchState {
     /// A match with every seat taken, before its first event.
     pub fn before_start(
         row: &MatchRow,

@@ -7,9 +7,9 @@
 //! engine or the clock, and hands the entries back ([`Ledger::write`]). The write applies them
 //! and the turns the table then ends by itself, and appends, in one transaction and only if the
 //! match is still at the version they were decided at: the entries (hash-chained,
-//! `matches/log.rs`), the read model after them, the notices they cause ([`notices`]), the kept
+//! `matches/log.rs`), the read model after them, the notices they cause (`notices`), the kept
 //! answer of an idempotent request and, at the end of a rated match, its ratings
-//! ([`rated_end`]). The database's version check decides every race, so several server
+//! (`rated_end`). The database's version check decides every race, so several server
 //! processes on one PostgreSQL stay correct (on PostgreSQL possibly in the same statement as
 //! other matches' moves, see [`crate::store::append`]).
 //!
@@ -17,7 +17,7 @@
 //! - [`match_state`]: [`MatchState`], a started match at a version;
 //! - [`state_cache`]: the bounded cache of states, trusted only while the notifier says it is
 //!   the newest (see [`crate::live`]);
-//! - [`snapshots`]: the state kept every few hundred events beside the log, where a cold read of
+//! - `snapshots`: the state kept every few hundred events beside the log, where a cold read of
 //!   a long match begins;
 //! - [`kept_views`]: a cached state's views, serialised once for the clients that ask again;
 //! - `reading` and `writing`: the door itself.
@@ -42,9 +42,9 @@ pub use writing::advance;
 
 use std::sync::Arc;
 
-use crate::clock::Clock;
 use crate::live::{Notifier, Wake};
 use crate::store::Db;
+use crate::time_source::Clock;
 
 /// A match's state and log: read through the cache, written through one append.
 #[derive(Debug)]

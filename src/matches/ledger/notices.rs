@@ -12,7 +12,6 @@
 //! Before the start, `seat_joined` and `seat_left` are told by `matches/seat_notices.rs`.
 
 use super::MatchState;
-use crate::clock::rfc3339;
 use crate::matches::log::{Entry, Note};
 use crate::model::Outcome;
 use crate::notifications::notice::{
@@ -21,6 +20,7 @@ use crate::notifications::notice::{
 use crate::rules::{Event, OutReason, Seat, Status};
 use crate::store::notifications::NewNotification;
 use crate::store::ratings::RatingUpdate;
+use crate::time_source::rfc3339;
 
 /// The notices of a change from `before` to `after` through `entries`, written at `now`.
 /// `turn_began`: whether a turn began (another seat's, or the same seat's again); `ratings`:

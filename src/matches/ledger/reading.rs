@@ -51,7 +51,7 @@ pub struct Seen {
 /// How long a write that fits any version (a resignation, table talk) retries lost races
 /// before it gives up with `version_conflict`. A bot's turn is a run of quick writes, one per
 /// action, each of which can win against it: a count of tries could run out within one turn.
-const RACES_RETRIED_FOR: std::time::Duration = std::time::Duration::from_secs(5);
+pub const RACES_RETRIED_FOR: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Runs `attempt` (read the match, decide, write) again while it loses the race to another
 /// write (`version_conflict`), for up to [`RACES_RETRIED_FOR`]: for a write that fits any

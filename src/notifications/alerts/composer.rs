@@ -13,13 +13,13 @@ use super::letters::{self, Line};
 use super::schedule_of;
 use crate::auth::refresh;
 use crate::background::{self, LEASE_SECONDS, Schedule, renewing};
-use crate::clock::Clock;
 use crate::live::Wake;
 use crate::mail::{Letter, Mail, Purpose};
 use crate::notifications::Notification;
 use crate::store::alerts::{AlertQueue, Composed, PendingAlert};
 use crate::store::notifications::StoredNotification;
 use crate::store::{Db, StoreError};
+use crate::time_source::Clock;
 
 /// How often the composer looks for queues that came due without a wake (a digest's hour,
 /// the end of quiet hours).

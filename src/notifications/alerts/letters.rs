@@ -4,10 +4,10 @@
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-use crate::clock::parse_rfc3339;
 use crate::mail::{escape_html, html_link, html_page};
 use crate::notifications::Notice;
 use crate::rules::OutReason;
+use crate::time_source::parse_rfc3339;
 
 /// One line of a letter.
 pub(super) struct Line {

@@ -25,8 +25,8 @@ use utoipa::ToSchema;
 
 use super::webhooks::address::check_url_of;
 use super::{NotificationError, Notifications};
-use crate::clock::rfc3339;
 use crate::store::push::{Subscribed, SubscriptionRow};
+use crate::time_source::rfc3339;
 pub(super) use sender::Sender;
 
 /// Most subscriptions (devices) an account may have.

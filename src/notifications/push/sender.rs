@@ -14,12 +14,12 @@ use reqwest::redirect::Policy;
 use super::encryption::encrypt;
 use super::vapid::VapidKey;
 use crate::background::{self, LEASE_SECONDS, Schedule, renewing};
-use crate::clock::Clock;
 use crate::instruments::{self, PushOutcome};
 use crate::live::Wake;
 use crate::notifications::webhooks::address::{AllowedNetworks, GuardedResolver, refused_literal};
 use crate::store::push::OutgoingPush;
 use crate::store::{Db, StoreError};
+use crate::time_source::Clock;
 
 const LOOK_EVERY: Duration = Duration::from_secs(2);
 const CLAIM: i64 = 16;

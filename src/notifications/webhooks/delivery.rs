@@ -18,11 +18,11 @@ use super::address::{AllowedNetworks, GuardedResolver, refused_literal};
 use super::signing::{SigningSecret, open_secret};
 use crate::auth::sealing::KeyEncryptionKey;
 use crate::background::{self, LEASE_SECONDS, Schedule, renewing};
-use crate::clock::Clock;
 use crate::instruments::{self, Delivery};
 use crate::notifications::{Notification, Wake};
 use crate::store::webhooks::{AttemptOutcome, AttemptRow, Outgoing, WebhookRow};
 use crate::store::{Db, StoreError};
+use crate::time_source::Clock;
 
 /// How often the deliverer looks for retries that came due.
 const LOOK_EVERY: Duration = Duration::from_secs(1);

@@ -68,11 +68,11 @@ pub struct WebhookView {
     /// Why it was disabled.
     pub disabled_reason: Option<String>,
     /// When it was disabled (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339::option")]
+    #[serde(with = "crate::time_source::as_rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub disabled_at: Option<i64>,
     /// When (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
 }
@@ -133,11 +133,11 @@ pub struct DeliveryView {
     /// `pending` (to be sent, or retried) or `delivered`.
     pub state: String,
     /// When (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: i64,
     /// When a 2xx answer came (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339::option")]
+    #[serde(with = "crate::time_source::as_rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub delivered_at: Option<i64>,
     /// Its most recent attempts (at most 10), oldest first.
@@ -148,7 +148,7 @@ pub struct DeliveryView {
 #[derive(Serialize, ToSchema)]
 pub struct AttemptView {
     /// When (RFC 3339).
-    #[serde(with = "crate::clock::as_rfc3339")]
+    #[serde(with = "crate::time_source::as_rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub attempted_at: i64,
     /// The receiver's status, when it answered.

@@ -1,15 +1,15 @@
-"""Draws the web client's app icons (src/play/client/icon-192.png and icon-512.png): a white
+"""Draws the web client's app icons (src/web_client/client/icon-192.png and icon-512.png): a white
 card with a black king on the felt's green, inside the middle 80 % that a maskable icon keeps
 whatever shape a phone cuts it to. Run it again after changing the drawing:
 
-    python3 deploy/play-icons.py        # needs Pillow and Debian's fonts-dejavu
+    python3 deploy/web-client-icons.py        # needs Pillow and Debian's fonts-dejavu
 """
 
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-CLIENT = Path(__file__).resolve().parent.parent / "src" / "play" / "client"
+CLIENT = Path(__file__).resolve().parent.parent / "src" / "web_client" / "client"
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 

@@ -1,4 +1,4 @@
-//! `GET /play`: the reference web client (`crate::play`), served from the binary. Not part of
+//! `GET /play`: the reference web client (`crate::web_client`), served from the binary. Not part of
 //! the API description: these are the files of a page, and the page reaches the server only
 //! through the API's public operations, as any other client does.
 
@@ -8,7 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, guard, web};
 
 use super::error::ApiError;
 use super::headers;
-use crate::play;
+use crate::web_client;
 
 /// What the client's files may do: its own scripts and styles only (no inline code, so an
 /// injected string can never run), calls to this server only, never framed (a click on
@@ -40,7 +40,7 @@ pub fn configure(config: &mut web::ServiceConfig) {
 /// One file of the client, revalidated by `ETag` on every load (a new server's client is used
 /// at once, an unchanged one costs a `304`).
 async fn file(request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let asset = play::asset(&path).ok_or_else(|| {
+    let asset = web_client::asset(&path).ok_or_else(|| {
         ApiError::refused(
             StatusCode::NOT_FOUND,
             "not_found",

@@ -23,7 +23,7 @@ pub struct Asset {
     pub etag: String,
 }
 
-/// `(path, content type, bytes)` of every file in `src/play/client` (a test keeps the list
+/// `(path, content type, bytes)` of every file in `src/web_client/client` (a test keeps the list
 /// complete).
 macro_rules! assets {
     ($(($path:literal, $content_type:expr)),* $(,)?) => {
@@ -96,7 +96,7 @@ mod tests {
     use super::*;
 
     fn client_dir() -> std::path::PathBuf {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/play/client")
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web_client/client")
     }
 
     /// A file added to the client is served, and nothing listed is missing.

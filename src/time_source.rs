@@ -84,7 +84,7 @@ pub fn parse_rfc3339(text: &str) -> Option<i64> {
 }
 
 /// Serde helpers: a time kept as Unix seconds inside, written as RFC 3339 in the API
-/// (`#[serde(with = "crate::clock::as_rfc3339")]`, with `#[schema(value_type = String,
+/// (`#[serde(with = "crate::time_source::as_rfc3339")]`, with `#[schema(value_type = String,
 /// format = DateTime)]`). Reading accepts either form.
 pub mod as_rfc3339 {
     use serde::{Deserialize, Deserializer, Serializer};
