@@ -9,7 +9,7 @@
 //! compacted, while moves go on. When no server holds the file, the command opens it and
 //! copies it the same way.
 //!
-//! PostgreSQL is backed up with `pg_dump` (README, "Backups").
+//! PostgreSQL is backed up with `pg_dump` (docs/operations.md, "Backups").
 //!
 //! The socket speaks one line each way: `backup /absolute/path\n`, answered `ok BYTES\n` or
 //! `error SENTENCE\n`.
@@ -30,7 +30,9 @@ const LONGEST_REQUEST: u64 = 8 * 1024;
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {
     /// `backup` copies SQLite files only.
-    #[error("backup copies a SQLite database; for PostgreSQL use pg_dump (README, \"Backups\")")]
+    #[error(
+        "backup copies a SQLite database; for PostgreSQL use pg_dump (docs/operations.md, \"Backups\")"
+    )]
     NotSqlite,
     /// No database file at the configured path.
     #[error("there is no database at {}", .0.display())]

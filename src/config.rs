@@ -60,7 +60,7 @@ pub enum Command {
     /// Ratings of rated tables (docs/ratings.md).
     #[command(subcommand)]
     Ratings(RatingsCommand),
-    /// Letters (README "Letters: verified addresses, password reset and alerts").
+    /// Letters (docs/notifications.md, "Letters").
     #[command(subcommand)]
     Mail(MailCommand),
 }
@@ -567,18 +567,21 @@ mod tests {
         assert!(bad_listen.validate().is_err());
     }
 
-    /// The README's configuration table lists every setting with its variable.
+    /// The operations page's configuration table lists every setting with its variable.
     #[test]
-    fn the_readme_lists_every_setting() {
+    fn the_operations_page_lists_every_setting() {
         use clap::CommandFactory;
-        let readme = include_str!("../README.md");
+        let page = include_str!("../docs/operations.md");
         let command = Cli::command();
         for argument in command.get_arguments() {
             let (Some(long), Some(env)) = (argument.get_long(), argument.get_env()) else {
                 continue;
             };
             let row = format!("| `--{long}` | `{}` |", env.to_string_lossy());
-            assert!(readme.contains(&row), "README.md lacks the row {row}");
+            assert!(
+                page.contains(&row),
+                "docs/operations.md lacks the row {row}"
+            );
         }
     }
 

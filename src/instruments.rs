@@ -66,7 +66,7 @@ const VACATIONS_DUE: &str = "kings_corner_vacation_work_due";
 const START_TIME: &str = "process_start_time_seconds";
 const BUILD_INFO: &str = "kings_corner_build_info";
 
-/// Every family this module records, for the test that scrapes them all and the README.
+/// Every family this module records, for the test that scrapes them all and the table of docs/operations.md ("Metrics").
 pub const FAMILIES: &[&str] = &[
     REQUEST_SECONDS,
     MOVES_ACCEPTED,

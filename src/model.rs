@@ -120,7 +120,7 @@ pub const CLOCK_PRESETS: [(&str, ClockSettings); 4] = [
 
 impl ClockSettings {
     /// Whether this is a correspondence clock (turns of a day or more): the clocks a vacation
-    /// stops (README "Vacations").
+    /// stops (docs/clocks.md, "Vacations").
     pub fn is_correspondence(&self) -> bool {
         self.turn_seconds >= DAY
     }
@@ -156,6 +156,17 @@ named!(OnTimeout {
     Forfeit => "forfeit",
     Bot => "bot",
 });
+
+impl OnTimeout {
+    /// What it does, in a few words a player reads when choosing it (`GET /v1/rules`).
+    pub const fn description(self) -> &'static str {
+        match self {
+            OnTimeout::Claim => "another player may claim the late seat out",
+            OnTimeout::Forfeit => "the late seat is out at once",
+            OnTimeout::Bot => "a bot plays the late turn; the seat stays in",
+        }
+    }
+}
 
 /// How a match ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -196,6 +207,17 @@ named!(Level {
     Basic => "basic",
     Expert => "expert",
 });
+
+impl Level {
+    /// How it plays, in a few words a player reads when choosing it (`GET /v1/rules`).
+    pub const fn description(self) -> &'static str {
+        match self {
+            Level::Random => "a random legal action",
+            Level::Basic => "kings to corners, spaces opened, high cards shed first",
+            Level::Expert => "searches the unseen cards, each choice played out",
+        }
+    }
+}
 
 /// Where a seek (quick pairing) is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

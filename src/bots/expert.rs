@@ -25,7 +25,7 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// Measured with `kings-corner tournament` (README): about 25 ms a decision on this
+    /// Measured with `kings-corner tournament` (docs/bots.md): about 25 ms a decision on this
     /// project's 2-core machine, well inside the 100 ms target.
     fn default() -> Budget {
         Budget {

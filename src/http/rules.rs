@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use crate::model::{CLOCK_PRESETS, Level, Named, OnTimeout};
 use crate::rules::catalog::{self, OptionInfo, PresetInfo};
 use crate::rules::error::RuleError;
 
@@ -22,7 +23,10 @@ use crate::rules::error::RuleError;
                  "rules": {"hand_size_5_plus": 5, "empty_side": "from_stock", "ace_starter_takes_two": true,
                            "scoring": "none", "game_end": {"single_hand": true}}}],
     "readings": ["`players` defaults to 4 (\"best with 4\")."],
-    "rule_error_codes": ["hand_over", "not_your_turn", "does_not_fit"]
+    "rule_error_codes": ["hand_over", "not_your_turn", "does_not_fit"],
+    "clocks": [{"name": "correspondence_1d", "turn_seconds": 86400, "bank_seconds": 172800}],
+    "on_timeout": [{"name": "claim", "description": "another player may claim the late seat out"}],
+    "bot_levels": [{"name": "expert", "description": "searches the unseen cards, each choice played out"}]
 }))]
 pub struct RulesCatalog {
     /// Every option, its values, default and meaning.
@@ -33,6 +37,35 @@ pub struct RulesCatalog {
     pub readings: Vec<&'static str>,
     /// Every code a refused move can carry.
     pub rule_error_codes: Vec<&'static str>,
+    /// The named clocks a new match or a seek may ask for (`"clock": "correspondence_1d"`),
+    /// with what each gives.
+    pub clocks: Vec<NamedClock>,
+    /// What a passed deadline may mean (a new match's `on_timeout`), each with what it does.
+    pub on_timeout: Vec<Choice>,
+    /// The bots a seat may be filled with (a new match's `bots`, `POST /v1/matches/{id}/bots`),
+    /// each with how it plays.
+    pub bot_levels: Vec<Choice>,
+}
+
+/// A named clock and what it gives.
+#[derive(Serialize, ToSchema)]
+pub struct NamedClock {
+    /// Its name, as a new match or a seek sends it (a `ClockPreset`: the description says so,
+    /// `http/openapi/from_tables.rs`).
+    pub name: &'static str,
+    /// Seconds each turn may take before it draws on the bank.
+    pub turn_seconds: u32,
+    /// Seconds each seat may spend beyond its turns' seconds, over the whole match.
+    pub bank_seconds: u32,
+}
+
+/// One choice of a fixed set, with what it means.
+#[derive(Serialize, ToSchema)]
+pub struct Choice {
+    /// Its name, as a request sends it.
+    pub name: &'static str,
+    /// What it means, in a few words a player reads when choosing.
+    pub description: &'static str,
 }
 
 /// One option of the catalog, with the JSON Schema of the values it takes.
@@ -111,6 +144,28 @@ static CATALOG: LazyLock<String> = LazyLock::new(|| {
         presets: catalog::presets(),
         readings: catalog::READINGS.to_vec(),
         rule_error_codes: RuleError::CODES.to_vec(),
+        clocks: CLOCK_PRESETS
+            .iter()
+            .map(|(name, settings)| NamedClock {
+                name,
+                turn_seconds: settings.turn_seconds,
+                bank_seconds: settings.bank_seconds,
+            })
+            .collect(),
+        on_timeout: OnTimeout::ALL
+            .iter()
+            .map(|choice| Choice {
+                name: choice.name(),
+                description: choice.description(),
+            })
+            .collect(),
+        bot_levels: Level::ALL
+            .iter()
+            .map(|level| Choice {
+                name: level.name(),
+                description: level.description(),
+            })
+            .collect(),
     })
     .expect("the catalog serialises")
 });

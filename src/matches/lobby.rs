@@ -59,8 +59,8 @@ pub struct CreateMatch {
     /// Whether seated players may ask for hints (default true; false at a rated table, which
     /// plays without them).
     pub hints: Option<bool>,
-    /// Whether a player's vacation stops their seat's clock (`POST /v1/me/vacation`; README
-    /// "Vacations"): true by default with a correspondence clock (turns of a day or more), which
+    /// Whether a player's vacation stops their seat's clock (`POST /v1/me/vacation`;
+    /// docs/clocks.md, "Vacations"): true by default with a correspondence clock (turns of a day or more), which
     /// it needs.
     pub vacations: Option<bool>,
     /// Whether the match is rated (default false): its end changes its players' ratings in the

@@ -6,7 +6,7 @@
 //! the end of a hand or of the match), the time it took beyond `turn_seconds` comes out of the
 //! bank. A reminder (`deadline_near`) is due once a tenth of the turn's time is left.
 //!
-//! Vacations (README "Vacations"): from a `vacation_started` note until its `until` (or an
+//! Vacations (docs/clocks.md, "Vacations"): from a `vacation_started` note until its `until` (or an
 //! earlier `vacation_ended`), the seat's clock stops. Time away does not count against a turn
 //! of the seat's that runs meanwhile, so that turn's deadline moves by the time away; a turn
 //! that had run out before the vacation began stays run out.
@@ -381,7 +381,7 @@ pub struct ClockView {
     /// What a passed deadline means.
     pub on_timeout: OnTimeout,
     /// Whether a player's vacation stops their seat's clock here (a correspondence clock at a
-    /// table that allows vacations; README "Vacations").
+    /// table that allows vacations; docs/clocks.md, "Vacations").
     pub vacations: bool,
     /// When the seat to move runs out of time (RFC 3339), its time on vacation counted in;
     /// `null` when no turn runs.

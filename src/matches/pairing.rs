@@ -1,4 +1,4 @@
-//! Which open seeks sit down together (quick pairing, README "Quick pairing"). Pure: the
+//! Which open seeks sit down together (quick pairing, docs/playing.md, "Quick pairing"). Pure: the
 //! pairing round of [`super::seeks`] reads the open seeks, asks [`tables`] and writes each
 //! table it answers in one transaction that takes its seeks only if they are all still open.
 //!

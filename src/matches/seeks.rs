@@ -1,4 +1,4 @@
-//! Quick pairing (README "Quick pairing"): a player asks for a kind of table (`POST
+//! Quick pairing (docs/playing.md, "Quick pairing"): a player asks for a kind of table (`POST
 //! /v1/seeks`) instead of waiting in the lobby, and the server seats compatible seeks together
 //! in a new match that starts at once; its players are told by `match_started`.
 //!

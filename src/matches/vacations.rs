@@ -1,4 +1,4 @@
-//! Vacations for correspondence clocks (README "Vacations"): an account holds vacation days
+//! Vacations for correspondence clocks (docs/clocks.md, "Vacations"): an account holds vacation days
 //! and spends them on a vacation (`POST /v1/me/vacation`, until a date), during which the clock
 //! of each of its seats at a table that allows vacations stops; it may come back before
 //! (`DELETE`), and gets back the whole days it did not begin.

@@ -300,12 +300,12 @@ mod tests {
 
     /// A new kind of notification is named where client authors read about them.
     #[test]
-    fn the_readme_names_every_kind() {
-        let readme = include_str!("../../README.md");
+    fn the_notifications_page_names_every_kind() {
+        let page = include_str!("../../docs/notifications.md");
         for kind in KINDS {
             assert!(
-                readme.contains(&format!("`{kind}`")),
-                "README.md names `{kind}`"
+                page.contains(&format!("`{kind}`")),
+                "docs/notifications.md names `{kind}`"
             );
         }
     }

@@ -24,7 +24,31 @@ impl GameState {
         self.judge_start().map(|step| self.scratch(step))
     }
 
-    /// Judges `action` by `seat`: the events it causes, or why it is refused.
+    /// Judges `action` by `seat`: the events it causes, or why it is refused. Nothing changes
+    /// until the events are applied.
+    ///
+    /// ```
+    /// # use kings_corner::rules::{GameState, Preset, Rules, Setup};
+    /// # let setup = Setup {
+    /// #     rules: Rules { players: 2, ..Preset::Standard.rules() },
+    /// #     secret: [7; 32],
+    /// #     client_seeds: vec![String::new(); 2],
+    /// #     first_dealer: None,
+    /// # };
+    /// # let mut state = GameState::new(setup).unwrap();
+    /// # for event in state.start().unwrap() {
+    /// #     state.apply(&event);
+    /// # }
+    /// # use kings_corner::rules::{Action, RuleError};
+    /// let seat = state.turn().unwrap();
+    /// let refused = state.decide(1 - seat, Action::EndTurn).unwrap_err();
+    /// assert_eq!(refused.code(), "not_your_turn");
+    ///
+    /// for event in state.decide(seat, Action::EndTurn).unwrap() {
+    ///     state.apply(&event);
+    /// }
+    /// assert_eq!(state.turn(), Some(1 - seat));
+    /// ```
     pub fn decide(&self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
         self.judge_action(seat, action)
             .map(|step| self.scratch(step))

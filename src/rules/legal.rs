@@ -14,6 +14,25 @@ type Accepted = [FaceSet; PileId::ALL.len()];
 
 impl GameState {
     /// Every action `seat` may take now; empty when it is not their turn.
+    ///
+    /// ```
+    /// # use kings_corner::rules::{GameState, Preset, Rules, Setup};
+    /// # let setup = Setup {
+    /// #     rules: Rules { players: 2, ..Preset::Standard.rules() },
+    /// #     secret: [7; 32],
+    /// #     client_seeds: vec![String::new(); 2],
+    /// #     first_dealer: None,
+    /// # };
+    /// # let mut state = GameState::new(setup).unwrap();
+    /// # for event in state.start().unwrap() {
+    /// #     state.apply(&event);
+    /// # }
+    /// # use kings_corner::rules::Action;
+    /// let seat = state.turn().unwrap();
+    /// let legal = state.legal_actions(seat);
+    /// assert!(legal.contains(&Action::EndTurn), "a turn may always end (§3)");
+    /// assert!(state.legal_actions(1 - seat).is_empty(), "not the other seat's turn");
+    /// ```
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
         let mut actions = Vec::with_capacity(16);
         if self.status != Status::Playing || seat != self.turn {

@@ -10,6 +10,42 @@
 //! log. [`GameState::legal_actions`] lists what the seat to move may do, and
 //! [`GameState::view`] gives what a seat may see.
 //!
+//! # Example
+//!
+//! A two-player table of the `standard` preset, dealt, one action of the seat to move, and the
+//! log replayed by anyone who holds the setup (the shuffle's secret is revealed when a match
+//! ends, so every player can):
+//!
+//! ```
+//! use kings_corner::rules::{GameState, Preset, Rules, Setup, Status, replay};
+//!
+//! let rules = Rules { players: 2, ..Preset::Standard.rules() };
+//! let setup = Setup {
+//!     rules,
+//!     secret: [7; 32],                         // the server's, committed to before the deal
+//!     client_seeds: vec![String::new(); 2],    // each seat's own contribution to the shuffle
+//!     first_dealer: None,                      // drawn, as docs/rules.md §9 says
+//! };
+//! let mut state = GameState::new(setup.clone()).unwrap();
+//! let mut log = state.start().unwrap(); // the first deal and the first turn
+//! for event in &log {
+//!     state.apply(event);
+//! }
+//! assert_eq!(state.status(), Status::Playing);
+//!
+//! let seat = state.turn().unwrap();
+//! let view = state.view(seat); // its own hand, everything public, its legal actions
+//! assert_eq!(view.hand.as_ref().map(Vec::len), Some(7));
+//! let action = state.legal_actions(seat)[0].clone();
+//! for event in state.decide(seat, action).unwrap() {
+//!     state.apply(&event);
+//!     log.push(event);
+//! }
+//!
+//! // The log, replayed through the checked path, gives the same table.
+//! assert_eq!(replay(setup, &log).unwrap().view(seat), state.view(seat));
+//! ```
+//!
 //! # Layout
 //! - [`card`]: cards and notation (`"10H"`, `"JK"`, `"JK7H"`).
 //! - [`pile`]: pile names (`N E S W`, `NE SE SW NW`, `FC FD FH FS`).

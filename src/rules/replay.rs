@@ -143,7 +143,29 @@ impl GameState {
     }
 }
 
-/// Replays a whole log through the checked path and gives the resulting state.
+/// Replays a whole log through the checked path and gives the resulting state: every group of
+/// events must be what `decide` would say for some legal action, so a forged or reordered log
+/// is refused.
+///
+/// ```
+/// use kings_corner::rules::{Action, GameState, Preset, Rules, Setup, replay};
+///
+/// let setup = Setup {
+///     rules: Rules { players: 2, ..Preset::Standard.rules() },
+///     secret: [7; 32],
+///     client_seeds: vec![String::new(); 2],
+///     first_dealer: None,
+/// };
+/// let mut state = GameState::new(setup.clone()).unwrap();
+/// let mut log = state.start().unwrap();
+/// log.iter().for_each(|event| state.apply(event));
+/// let seat = state.turn().unwrap();
+/// log.extend(state.decide(seat, Action::EndTurn).unwrap());
+///
+/// assert_eq!(replay(setup.clone(), &log).unwrap().turn(), Some(1 - seat));
+/// log.swap(0, 1);
+/// assert!(replay(setup, &log).is_err(), "a reordered log is refused");
+/// ```
 pub fn replay(setup: Setup, events: &[Event]) -> Result<GameState, ReplayError> {
     let mut state = GameState::new(setup)?;
     let mut index = 0;

@@ -104,6 +104,24 @@ pub struct GameState {
 
 impl GameState {
     /// A match not started yet. Refuses invalid rules or a wrong number of client seeds.
+    ///
+    /// ```
+    /// # use kings_corner::rules::{GameState, Preset, Rules, Setup};
+    /// # let setup = Setup {
+    /// #     rules: Rules { players: 2, ..Preset::Standard.rules() },
+    /// #     secret: [7; 32],
+    /// #     client_seeds: vec![String::new(); 2],
+    /// #     first_dealer: None,
+    /// # };
+    /// let mut state = GameState::new(setup.clone()).unwrap();
+    /// for event in state.start().unwrap() {
+    ///     state.apply(&event); // the first deal: seven cards each, the four sides
+    /// }
+    /// assert_eq!(state.view(0).hand.map(|hand| hand.len()), Some(7));
+    ///
+    /// let short = Setup { client_seeds: vec![String::new()], ..setup };
+    /// assert!(GameState::new(short).is_err(), "a seed per seat");
+    /// ```
     pub fn new(setup: Setup) -> Result<GameState, RulesError> {
         setup.rules.validate()?;
         let players = usize::from(setup.rules.players);

@@ -123,6 +123,24 @@ pub struct TurnProgressView {
 
 impl GameState {
     /// The table as `seat` sees it: its own hand, everything public, and its legal actions.
+    ///
+    /// ```
+    /// # use kings_corner::rules::{GameState, Preset, Rules, Setup};
+    /// # let setup = Setup {
+    /// #     rules: Rules { players: 2, ..Preset::Standard.rules() },
+    /// #     secret: [7; 32],
+    /// #     client_seeds: vec![String::new(); 2],
+    /// #     first_dealer: None,
+    /// # };
+    /// # let mut state = GameState::new(setup).unwrap();
+    /// # for event in state.start().unwrap() {
+    /// #     state.apply(&event);
+    /// # }
+    /// let mine = state.view(0);
+    /// assert!(mine.hand.is_some(), "its own hand");
+    /// assert_eq!(mine.seats[1].hand_count, 7, "of the others, only how many cards they hold");
+    /// assert!(state.spectator_view().hand.is_none());
+    /// ```
     pub fn view(&self, seat: Seat) -> View {
         let mut view = self.spectator_view();
         if seat < self.players() {

@@ -154,7 +154,7 @@ impl Db {
                         }
                         // Behind a transaction pooler a session setting would land on one
                         // borrowed server connection: the timeout is then set on the database
-                        // or role instead (README, "Behind a load balancer and PgBouncer").
+                        // or role instead (docs/operations.md, "Behind a load balancer and PgBouncer").
                         Backend::Postgres if pooled => {}
                         Backend::Postgres => {
                             // The server cancels what runs too long (and rolls it back), so a

@@ -1,5 +1,5 @@
 //! Backups and their restores, as an operator makes them: `kings-corner backup FILE` for SQLite
-//! while the server plays, and the README's `pg_dump`/`pg_restore` recipe for PostgreSQL. Each
+//! while the server plays, and the `pg_dump`/`pg_restore` recipe of docs/operations.md for PostgreSQL. Each
 //! restored database serves a new server on which the same tokens play on.
 
 use std::path::Path;
@@ -98,7 +98,7 @@ async fn backup_refuses_what_it_cannot_copy() {
     assert!(!made && said.contains("cannot be used"), "{said}");
 }
 
-/// The README's PostgreSQL recipe: `pg_dump --format=custom`, then `pg_restore` into an empty
+/// docs/operations.md's PostgreSQL recipe: `pg_dump --format=custom`, then `pg_restore` into an empty
 /// database. Runs where the suite runs on PostgreSQL.
 #[tokio::test]
 async fn a_postgres_dump_restores_and_plays_on() {

@@ -348,7 +348,7 @@ async fn append_unannounced(app: &TestApp, id: &str) -> i64 {
 }
 
 /// Finding 4: a long-poll or a stream whose notification is lost still catches up from the
-/// database, within the bound the README states (2 seconds), not at the end of its wait.
+/// database, within the bound docs/operations.md states (2 seconds), not at the end of its wait.
 #[tokio::test]
 async fn finding_04_live_feeds_catch_up_with_a_lost_notification() {
     let app = spawn_app_with(|_| {}).await;

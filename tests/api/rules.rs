@@ -1,6 +1,6 @@
 //! `GET /v1/rules`.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::helpers::spawn_app;
 
@@ -97,5 +97,66 @@ async fn the_rule_book_is_served_and_covers_every_option_and_preset() {
             book.contains(&format!("`{name}`")),
             "the book lacks the preset {name}"
         );
+    }
+}
+
+/// The catalog's clocks, `on_timeout` choices and bot levels are the ones a new match takes:
+/// a client offers them from the catalog (the web client does) and each is accepted as listed,
+/// the clock with the seconds it says.
+#[tokio::test]
+async fn the_catalogs_choices_are_what_a_new_match_takes() {
+    let app = spawn_app().await;
+    let catalog: Value = app.get("/v1/rules", None).await.json().await.unwrap();
+    let player = crate::helpers::players(&app, 1).await.remove(0);
+    let names = |field: &str| -> Vec<String> {
+        catalog[field]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|choice| choice["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        names("clocks"),
+        [
+            "fast_5m",
+            "correspondence_1d",
+            "correspondence_3d",
+            "correspondence_7d"
+        ]
+    );
+    assert_eq!(names("on_timeout"), ["claim", "forfeit", "bot"]);
+    assert_eq!(names("bot_levels"), ["random", "basic", "expert"]);
+    for clock in catalog["clocks"].as_array().unwrap() {
+        for on_timeout in names("on_timeout") {
+            let created = app
+                .post_as(
+                    &player,
+                    "/v1/matches",
+                    &json!({"seats": 2, "clock": clock["name"], "on_timeout": on_timeout}),
+                )
+                .await;
+            assert_eq!(created.status(), 201, "{clock} {on_timeout}");
+            let summary: Value = created.json().await.unwrap();
+            assert_eq!(summary["clock"]["turn_seconds"], clock["turn_seconds"]);
+            assert_eq!(summary["clock"]["bank_seconds"], clock["bank_seconds"]);
+            assert_eq!(summary["clock"]["on_timeout"], on_timeout.as_str());
+        }
+    }
+    for level in names("bot_levels") {
+        let created = app
+            .post_as(
+                &player,
+                "/v1/matches",
+                &json!({"seats": 2, "bots": [{"level": level}]}),
+            )
+            .await;
+        let status = created.status();
+        assert_eq!(status, 201, "{level}: {}", created.text().await.unwrap());
+    }
+    for choice in ["on_timeout", "bot_levels"] {
+        for listed in catalog[choice].as_array().unwrap() {
+            assert!(!listed["description"].as_str().unwrap().is_empty());
+        }
     }
 }

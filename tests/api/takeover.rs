@@ -19,7 +19,7 @@ use crate::helpers::{
 use crate::notifications::{register_webhook, webhook_app};
 use crate::receiver::Receiver;
 
-// The README promises that a killed process's work is taken over within about 5 seconds.
+// docs/operations.md promises that a killed process's work is taken over within about 5 seconds.
 const _: () = assert!(LEASE_SECONDS <= 5);
 
 /// A table of `people` (two) and a basic bot whose bot turns are claimed until `lease_until`

@@ -2,7 +2,7 @@
 """What third-party client authors do with openapi/openapi.json, run in CI (issue 11):
 
 1. lint it with Redocly's recommended rules and Spectral's `oas` rules: no errors, and no
-   warnings but the ones README.md justifies (ALLOWED_WARNINGS); and check every example in it
+   warnings but the ones docs/client-guide.md justifies (ALLOWED_WARNINGS); and check every example in it
    against its own schema (JSON Schema 2020-12, as OpenAPI 3.1 uses);
 2. generate a Python client with openapi-python-client (no schema or response may be dropped)
    and play a whole 2-player match with it against a fresh server (play_match.py);
@@ -31,7 +31,7 @@ import local_server  # noqa: E402
 DESCRIPTION = HERE.parent.parent / "openapi" / "openapi.json"
 BIN = HERE / "node_modules" / ".bin"
 
-# Each is explained in README.md ("The OpenAPI description"): the scopes an operation needs
+# Each is explained in docs/client-guide.md ("The API description"): the scopes an operation needs
 # are listed in its bearer requirement, as OpenAPI 3.1 allows for any scheme (Spectral checks
 # them as OAuth scopes), and the health checks, the rule catalog and the rule book take no
 # input and need no token, so they have no 4XX answer to declare.

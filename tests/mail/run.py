@@ -292,7 +292,7 @@ def main():
     check(len(alerts) == invitations, f"{len(alerts)} alert letters for {invitations} invitations")
     for message in alerts:
         check_headers(message, unsubscribe=True)
-    # The HTML of one, for a look (README's picture of a letter is taken from it).
+    # The HTML of one, for a look (docs/notifications.md's picture of a letter is taken from it).
     html = alerts[0].get_body(preferencelist=("html",)).get_content()
     (workdir / "letter.html").write_text(html)
     log(f"an alert letter's HTML: {workdir / 'letter.html'}")

@@ -201,7 +201,7 @@ fn basic_plays_a_king_into_a_corner_first() {
     );
 }
 
-/// The strength ladder, CI-sized: the targets of the full-sized run (README), on fewer hands.
+/// The strength ladder, CI-sized: the targets of the full-sized run (docs/bots.md), on fewer hands.
 /// `expert` beat `basic` in 86 % of 200 hands when this was written, so 55 % on 60 hands
 /// leaves room for chance without letting a broken search through.
 #[test]

@@ -424,7 +424,7 @@ def main():
     subprocess.run([str(binary), "migrate"], env=dict(os.environ, DATABASE_URL=database_url, LOG_LEVEL="warn"),
                    check=True)
     # A request waits at most this long for a connection, and a statement at most this long,
-    # before the client hears 503 and retries (README, "A primary and a synchronous standby").
+    # before the client hears 503 and retries (docs/operations.md, "A primary and a synchronous standby").
     database = {"DATABASE_URL": database_url, "DATABASE_TIMEOUT_SECONDS": "5", "STATEMENT_TIMEOUT_SECONDS": "5"}
     servers = [deployment.Server(index, binary, workdir, database, "127.0.0.1/32", port=port)
                for index, port in enumerate(server_ports)]

@@ -2,7 +2,8 @@
 //! description names every value a request may use and cannot drift from what is accepted:
 //! - `RulesRequest`, the `rules` of a new match: a preset's name plus any options of `Rules`
 //!   (checked by the server with `deny_unknown_fields`, hence no other keys);
-//! - `ClockPreset`, the clocks a new match may name;
+//! - `ClockPreset`, the clocks a new match may name (also the `name` of the catalog's
+//!   `NamedClock`);
 //! - `Scope` and `NotificationType`, the names a personal token's `scopes` and a webhook's
 //!   `types` take;
 //! - the `rules` of a new match may be `null`, which the server reads as left out.
@@ -95,6 +96,8 @@ pub fn add(api: &mut Value) {
             )
         })
         .collect();
+    schemas["NamedClock"]["properties"]["name"] =
+        json!({"$ref": "#/components/schemas/ClockPreset"});
     schemas["ClockPreset"] = json!({
         "type": "string",
         "enum": clock_names,

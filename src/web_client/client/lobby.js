@@ -7,6 +7,7 @@ import { explain } from "./api.js";
 import { duration, fill, h, plural } from "./dom.js";
 import { quickPairing } from "./pairing.js";
 import { RulesForm } from "./ruleform.js";
+import { botOptions, clockOptions, onTimeoutOptions } from "./vocabulary.js";
 import { rulesText } from "./words.js";
 
 /** @typedef {import("./types.js").MatchSummary} MatchSummary */
@@ -15,24 +16,6 @@ import { rulesText } from "./words.js";
 /** @typedef {import("./types.js").OnTimeout} OnTimeout */
 /** @typedef {import("./types.js").Level} Level */
 /** @typedef {import("./types.js").CreateMatch} CreateMatch */
-
-/** @type {Record<ClockPreset, string>} */
-export const CLOCK_PRESETS = {
-  fast_5m: "5 minutes a turn, a 10-minute bank",
-  correspondence_1d: "1 day a turn, a 2-day bank",
-  correspondence_3d: "3 days a turn, a 3-day bank",
-  correspondence_7d: "7 days a turn, a 7-day bank",
-};
-
-/** @type {Record<OnTimeout, string>} */
-const ON_TIMEOUT = {
-  claim: "another player may claim the late seat out",
-  forfeit: "the late seat is out at once",
-  bot: "a bot plays the late turn; the seat stays in",
-};
-
-/** @type {Level[]} */
-export const LEVELS = ["random", "basic", "expert"];
 
 /**
  * @param {HTMLElement} root
@@ -270,7 +253,7 @@ function createForm(catalog, context) {
       const id = `create-seat-${seat}`;
       const select = h("select", { id, "data-seat-choice": seat },
         h("option", { value: "person", text: "a person who joins" }),
-        LEVELS.map((level) => h("option", { value: level, text: `the ${level} bot` })));
+        botOptions(catalog));
       select.value = kept[seat - 2] ?? "person";
       others.push(select);
       rows.push(h("span", { class: "field" }, h("label", { for: id, text: `Seat ${seat}` }), select));
@@ -282,13 +265,13 @@ function createForm(catalog, context) {
 
   const clock = h("select", { id: "create-clock" },
     h("option", { value: "", text: "no clock: wait for ever" }),
-    Object.entries(CLOCK_PRESETS).map(([name, text]) => h("option", { value: name, text })),
+    clockOptions(catalog),
     h("option", { value: "custom", text: "my own…" }));
   const turn = unitField("create-turn", "Each turn", 1, "days");
   const bank = unitField("create-bank", "Bank", 0, "days");
   const custom = h("div", { class: "custom-clock", hidden: true }, turn.element, bank.element);
   const onTimeout = h("select", { id: "create-on-timeout", disabled: true },
-    Object.entries(ON_TIMEOUT).map(([name, text]) => h("option", { value: name, text: `${name}: ${text}` })));
+    onTimeoutOptions(catalog));
   clock.addEventListener("change", () => {
     custom.hidden = clock.value !== "custom";
     onTimeout.disabled = clock.value === "";

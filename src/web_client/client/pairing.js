@@ -5,7 +5,7 @@
 
 import { explain } from "./api.js";
 import { fill, h, plural, timeElement } from "./dom.js";
-import { CLOCK_PRESETS } from "./lobby.js";
+import { clockOptions } from "./vocabulary.js";
 
 /** @typedef {import("./types.js").RulesCatalog} RulesCatalog */
 /** @typedef {import("./types.js").ClockPreset} ClockPreset */
@@ -26,7 +26,7 @@ export function quickPairing(catalog, context) {
   const seats = h("input", { id: "seek-seats", type: "number", min: 2, max: 8, step: 1, required: true, value: "2" });
   const clock = h("select", { id: "seek-clock" },
     h("option", { value: "", text: "no clock" }),
-    Object.entries(CLOCK_PRESETS).map(([name, text]) => h("option", { value: name, text })));
+    clockOptions(catalog));
   const rated = h("input", { type: "checkbox", id: "seek-rated", disabled: true });
   const botsAfter = h("select", { id: "seek-bots-after" },
     BOTS_AFTER.map(([value, text]) => h("option", { value, text })));

@@ -7,7 +7,7 @@
 // ever kept: its requests (to this origin's /v1/ or to another server) pass untouched.
 
 /** The kept files' cache: a new name when the list's shape changes. */
-const CACHE = "kc-client-2";
+const CACHE = "kc-client-3";
 
 /** Every file of the client (a test keeps this list equal to what the server serves). */
 const FILES = [
@@ -15,7 +15,7 @@ const FILES = [
   "account.js", "api.js", "app.js", "board.js", "book.js", "cards.js", "chatter.js", "dialog.js", "dom.js",
   "drag.js", "inbox.js", "letters.js", "live.js", "lobby.js", "mine.js", "moves.js", "pairing.js", "player.js",
   "reach.js", "replay.js", "results.js", "ruleform.js", "seats.js", "session.js", "settings.js", "table.js",
-  "types.js", "vacation.js", "waiting.js", "words.js",
+  "types.js", "vacation.js", "vocabulary.js", "waiting.js", "words.js",
 ];
 
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));

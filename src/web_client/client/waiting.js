@@ -3,8 +3,8 @@
 // by name, and the links to share.
 
 import { explain } from "./api.js";
-import { h, plural } from "./dom.js";
-import { LEVELS } from "./lobby.js";
+import { fill, h, plural } from "./dom.js";
+import { botOptions } from "./vocabulary.js";
 
 /** @typedef {import("./types.js").MatchSummary} MatchSummary */
 /** @typedef {import("./types.js").Level} Level */
@@ -37,8 +37,8 @@ export function waitingRoom(summary, context, options) {
         taken.username === me ? h("span", { class: "tag", text: "you" }) : null));
       continue;
     }
-    const level = h("select", { id: `bot-level-${seat}`, "aria-label": `Bot for seat ${seat + 1}` },
-      LEVELS.map((name) => h("option", { value: name, text: `${name} bot` })));
+    const level = h("select", { id: `bot-level-${seat}`, "aria-label": `Bot for seat ${seat + 1}` });
+    void context.catalog().then((catalog) => fill(level, ...botOptions(catalog)), () => {});
     seats.push(h("li", { class: "seat free", "data-seat": seat },
       h("span", { class: "seat-name", text: summary.rematch_of ? "kept for a player of the last match" : "free" }),
       mine && !summary.rematch_of ? h("span", { class: "field" }, level, h("button", {
