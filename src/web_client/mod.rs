@@ -33,7 +33,7 @@ macro_rules! assets {
 
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
-const FILES: [(&str, &str, &[u8]); 37] = assets![
+const FILES: [(&str, &str, &[u8]); 38] = assets![
     ("index.html", "text/html; charset=utf-8"),
     ("style.css", "text/css; charset=utf-8"),
     ("favicon.svg", "image/svg+xml"),
@@ -69,6 +69,7 @@ const FILES: [(&str, &str, &[u8]); 37] = assets![
     ("table.js", JAVASCRIPT),
     ("types.js", JAVASCRIPT),
     ("vacation.js", JAVASCRIPT),
+    ("vocabulary.js", JAVASCRIPT),
     ("waiting.js", JAVASCRIPT),
     ("words.js", JAVASCRIPT),
 ];
