@@ -9,7 +9,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::accounts::AccountError;
-use crate::matches::MatchError;
+use crate::matches::{
+    ClockError, HintError, InvitationError, MatchError, SeatingError, SeekError, TalkError,
+    VacationError,
+};
 use crate::notifications::NotificationError;
 use crate::store::StoreError;
 
@@ -153,51 +156,50 @@ impl From<MatchError> for ApiError {
             MatchError::NotFound
             | MatchError::NoSuchPlayer
             | MatchError::NoSuchPool
-            | MatchError::SeekNotFound => StatusCode::NOT_FOUND,
+            | MatchError::Seek(SeekError::SeekNotFound) => StatusCode::NOT_FOUND,
             MatchError::AccountNeeded => StatusCode::UNAUTHORIZED,
             MatchError::NotAPlayer
-            | MatchError::NotSeated
-            | MatchError::NotCreator
-            | MatchError::NotInRematch => StatusCode::FORBIDDEN,
+            | MatchError::Seating(SeatingError::NotSeated | SeatingError::NotInRematch)
+            | MatchError::Invitation(InvitationError::NotCreator) => StatusCode::FORBIDDEN,
             MatchError::NotStarted
             | MatchError::NotFinished
-            | MatchError::MatchFull
-            | MatchError::MatchStarted
-            | MatchError::NotPrivate
-            | MatchError::AlreadySeated
-            | MatchError::TooManyInvitations(_)
-            | MatchError::NotClaimable { .. }
-            | MatchError::HintsOff
-            | MatchError::NotOver
-            | MatchError::PlayerGone
-            | MatchError::SeatsKept
-            | MatchError::NotNudgeable { .. }
-            | MatchError::AlreadyNudged(_)
-            | MatchError::SeekMatched { .. }
-            | MatchError::TooManySeeks(_)
-            | MatchError::NotEnoughVacationDays { .. }
-            | MatchError::AlreadyOnVacation { .. }
+            | MatchError::Seating(_)
+            | MatchError::Invitation(
+                InvitationError::NotPrivate
+                | InvitationError::AlreadySeated
+                | InvitationError::TooManyInvitations(_),
+            )
+            | MatchError::Rematch(_)
+            | MatchError::Clock(
+                ClockError::NotClaimable { .. }
+                | ClockError::NotNudgeable { .. }
+                | ClockError::AlreadyNudged(_),
+            )
+            | MatchError::Hint(HintError::HintsOff)
+            | MatchError::Seek(SeekError::SeekMatched { .. } | SeekError::TooManySeeks(_))
+            | MatchError::Vacation(
+                VacationError::NotEnoughVacationDays { .. }
+                | VacationError::AlreadyOnVacation { .. },
+            )
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)
-            | MatchError::InvalidRules { .. }
-            | MatchError::InvalidClock { .. }
-            | MatchError::InvalidClientSeed
-            | MatchError::NotRateable(_)
-            | MatchError::TooManyBots { .. }
-            | MatchError::UnknownUsername
+            | MatchError::Table(_)
+            | MatchError::Invitation(InvitationError::UnknownUsername)
             | MatchError::InvalidQuery { .. }
             | MatchError::IdempotencyKeyReused
-            | MatchError::InvalidMessage { .. }
-            | MatchError::InvalidSeek { .. }
-            | MatchError::InvalidVacation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            MatchError::NudgeTooEarly { retry_after, .. } => {
+            | MatchError::Talk(TalkError::InvalidMessage { .. })
+            | MatchError::Seek(SeekError::InvalidSeek { .. })
+            | MatchError::Vacation(VacationError::InvalidVacation { .. }) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            MatchError::Clock(ClockError::NudgeTooEarly { retry_after, .. }) => {
                 let refusal =
                     ApiError::refused(StatusCode::CONFLICT, error.code(), error.to_string());
                 return refusal.retry_after(*retry_after);
             }
-            MatchError::TooManyMessages { retry_after, .. }
-            | MatchError::TooManyHints { retry_after, .. } => {
+            MatchError::Talk(TalkError::TooManyMessages { retry_after, .. })
+            | MatchError::Hint(HintError::TooManyHints { retry_after, .. }) => {
                 let seconds = *retry_after;
                 let refusal = ApiError::refused(
                     StatusCode::TOO_MANY_REQUESTS,

@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 
 use super::MatchError;
+use super::refusals::{InvitationError, SeatingError};
 use crate::bots::Level;
 use crate::model::Visibility;
 use crate::rules::{Preset, Seat};
@@ -181,7 +182,9 @@ impl Role {
     pub fn leaves(self) -> Result<Seat, MatchError> {
         match self {
             Role::Seated(seat) => Ok(seat),
-            Role::Reserved(_) | Role::Spectator => Err(MatchError::NotSeated),
+            Role::Reserved(_) | Role::Spectator => {
+                Err(MatchError::Seating(SeatingError::NotSeated))
+            }
             Role::Outsider => Err(MatchError::NotFound),
         }
     }
@@ -205,7 +208,7 @@ impl Role {
                 {
                     Err(MatchError::NotFound)
                 } else if kept_seats {
-                    Err(MatchError::NotInRematch)
+                    Err(MatchError::Seating(SeatingError::NotInRematch))
                 } else {
                     Ok(None)
                 }
@@ -219,7 +222,7 @@ impl Role {
         if creator {
             Ok(())
         } else {
-            Err(MatchError::NotCreator)
+            Err(MatchError::Invitation(InvitationError::NotCreator))
         }
     }
 }

@@ -30,6 +30,7 @@ use super::ledger::MatchState;
 use super::log::{Entry, Note};
 use super::match_clock::MatchClock;
 use super::rated::Unrateable;
+use super::refusals::{HintError, SeatingError, TableError};
 use super::{MatchError, MatchSummary, Matches};
 use crate::background::{self, Schedule};
 use crate::bots::{self, Level};
@@ -92,19 +93,19 @@ impl Matches {
         let (mut change, seat_of) = self.lock_seats(match_id, player).await?;
         Role::at(&change.row, player.viewer(), seat_of).acts()?;
         if change.row.status != MatchStatus::Open {
-            return Err(MatchError::MatchStarted);
+            return Err(MatchError::Seating(SeatingError::MatchStarted));
         }
         if change.row.rating_pool.is_some() {
-            return Err(MatchError::NotRateable(Unrateable::Bots));
+            return Err(MatchError::Table(TableError::NotRateable(Unrateable::Bots)));
         }
         let taken = change.seats.len();
         if taken >= usize::from(change.row.seat_count) {
-            return Err(MatchError::MatchFull);
+            return Err(MatchError::Seating(SeatingError::MatchFull));
         }
         // A rematch keeps every seat for a player of the match before it (its bots sat down
         // with the offer): no seat is free for another bot.
         if !change.plan().await?.is_empty() {
-            return Err(MatchError::SeatsKept);
+            return Err(MatchError::Seating(SeatingError::SeatsKept));
         }
         let bot = request.seat(taken as Seat, &change.seats);
         change
@@ -121,7 +122,7 @@ impl Matches {
         let (current, seat) = self.ledger.seated(match_id, player).await?;
         let current = self.when_the_clock_has_acted(match_id, current).await?;
         if !current.table.hints {
-            return Err(MatchError::HintsOff);
+            return Err(MatchError::Hint(HintError::HintsOff));
         }
         match current.state.turn() {
             Some(turn) if turn == seat => {}
@@ -131,12 +132,12 @@ impl Matches {
         if let Some(hint) = self.hints.remembered(match_id, current.version, seat) {
             return Ok(hint);
         }
-        self.hints
-            .pace(player)
-            .map_err(|retry_after| MatchError::TooManyHints {
+        self.hints.pace(player).map_err(|retry_after| {
+            MatchError::Hint(HintError::TooManyHints {
                 retry_after,
                 per_minute: super::hints::PER_MINUTE,
-            })?;
+            })
+        })?;
         let thinking = self.hints.permit().await;
         let action = think(Level::Expert, &current, seat, match_id).await?;
         drop(thinking);

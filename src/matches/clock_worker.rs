@@ -29,6 +29,7 @@ use super::access::Player;
 use super::feed::LoggedEvent;
 use super::ledger::{MatchState, retrying_races};
 use super::log::{self, Entry, Note};
+use super::refusals::ClockError;
 use super::view::MatchView;
 use super::{MatchError, Matches};
 use crate::background::{self, Schedule};
@@ -164,7 +165,7 @@ impl Matches {
         if !current.state.is_active(seat) {
             return Err(crate::rules::RuleError::SeatOut(seat).into());
         }
-        let not_claimable = |detail: String| MatchError::NotClaimable { detail };
+        let not_claimable = |detail: String| MatchError::Clock(ClockError::NotClaimable { detail });
         let clock = current
             .clock
             .as_ref()
@@ -225,7 +226,8 @@ impl Matches {
             let Some(seat) = current.state.turn() else {
                 return Err(RuleError::HandOver.into());
             };
-            let not_nudgeable = |detail: String| MatchError::NotNudgeable { detail };
+            let not_nudgeable =
+                |detail: String| MatchError::Clock(ClockError::NotNudgeable { detail });
             if seat == by {
                 return Err(not_nudgeable("It is your own turn.".into()));
             }
@@ -240,13 +242,13 @@ impl Matches {
             });
             let now = self.clock.now();
             if now < since + patience {
-                return Err(MatchError::NudgeTooEarly {
+                return Err(MatchError::Clock(ClockError::NudgeTooEarly {
                     seat,
                     retry_after: (since + patience - now) as u64,
-                });
+                }));
             }
             if self.nudged_this_turn(match_id, since).await? {
-                return Err(MatchError::AlreadyNudged(seat));
+                return Err(MatchError::Clock(ClockError::AlreadyNudged(seat)));
             }
             let nudge = LoggedEvent {
                 seq: current.version + 1,

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::access::Player;
+use super::refusals::SeatingError;
 use super::{MatchError, Matches};
 use crate::background::{self, Schedule};
 
@@ -21,7 +22,11 @@ impl Matches {
     pub async fn leave_open_matches(&self, player: Player<'_>) -> Result<(), MatchError> {
         for match_id in self.db.open_matches_of(player.id()).await? {
             match self.leave(&match_id, player).await {
-                Ok(()) | Err(MatchError::MatchStarted | MatchError::NotSeated) => {}
+                Ok(())
+                | Err(
+                    MatchError::Seating(SeatingError::MatchStarted)
+                    | MatchError::Seating(SeatingError::NotSeated),
+                ) => {}
                 // Started meanwhile: the seat is resigned instead, or already out.
                 Err(MatchError::Rule(_)) => {}
                 Err(other) => return Err(other),

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::access::Player;
+use super::refusals::{InvitationError, SeatingError};
 use super::{MatchError, Matches};
 use crate::model::{MatchStatus, Visibility};
 use crate::notifications::notice::{Invited as InvitedNotice, Notice};
@@ -55,18 +56,18 @@ impl Matches {
         let row = &read.row;
         role.invites(row.created_by == player.id())?;
         if row.visibility != Visibility::Private {
-            return Err(MatchError::NotPrivate);
+            return Err(MatchError::Invitation(InvitationError::NotPrivate));
         }
         if row.status != MatchStatus::Open {
-            return Err(MatchError::MatchStarted);
+            return Err(MatchError::Seating(SeatingError::MatchStarted));
         }
         let invitee = self
             .db
             .account_by_username(&request.username)
             .await?
-            .ok_or(MatchError::UnknownUsername)?;
+            .ok_or(MatchError::Invitation(InvitationError::UnknownUsername))?;
         if seat_of(&seats, &invitee.id).is_some() {
-            return Err(MatchError::AlreadySeated);
+            return Err(MatchError::Invitation(InvitationError::AlreadySeated));
         }
         let inviter = seat_of(&seats, player.id())
             .and_then(|seat| seats.iter().find(|taken| taken.seat == seat))
@@ -103,7 +104,9 @@ impl Matches {
                 Ok((view(now), true))
             }
             Invited::Before(at) => Ok((view(at), false)),
-            Invited::Full => Err(MatchError::TooManyInvitations(MOST_PER_MATCH)),
+            Invited::Full => Err(MatchError::Invitation(InvitationError::TooManyInvitations(
+                MOST_PER_MATCH,
+            ))),
         }
     }
 }

@@ -11,6 +11,7 @@ use super::ledger::MatchState;
 use super::ledger::advance;
 use super::log::{self, Entry};
 use super::rated::{self, TableAsked};
+use super::refusals::TableError;
 use super::{MatchError, MatchSummary, Matches};
 use crate::live::Checkpoint;
 use crate::model::{
@@ -100,7 +101,7 @@ impl<'de> Deserialize<'de> for ClockChoice {
 
 impl ClockChoice {
     pub(super) fn settings(&self) -> Result<ClockSettings, MatchError> {
-        let invalid = |detail: String| MatchError::InvalidClock { detail };
+        let invalid = |detail: String| MatchError::Table(TableError::InvalidClock { detail });
         match self {
             ClockChoice::Preset(name) => CLOCK_PRESETS
                 .iter()
@@ -149,9 +150,9 @@ impl Matches {
             .map(ClockChoice::settings)
             .transpose()?;
         if clock.is_none() && request.on_timeout.is_some() {
-            return Err(MatchError::InvalidClock {
+            return Err(MatchError::Table(TableError::InvalidClock {
                 detail: "on_timeout needs a clock".into(),
-            });
+            }));
         }
         let vacations = vacations_at(clock.as_ref(), request.vacations)?;
         let rating_pool = if request.rated {
@@ -167,10 +168,10 @@ impl Matches {
         };
         let most_bots = rules.players - 1;
         if request.bots.len() > usize::from(most_bots) {
-            return Err(MatchError::TooManyBots {
+            return Err(MatchError::Table(TableError::TooManyBots {
                 seats: rules.players,
                 most: most_bots,
-            });
+            }));
         }
         let (row, secret) = open_match(
             creator.id(),
@@ -281,9 +282,9 @@ pub(super) fn vacations_at(
 ) -> Result<bool, MatchError> {
     let correspondence = clock.is_some_and(ClockSettings::is_correspondence);
     match asked {
-        Some(true) if !correspondence => Err(MatchError::InvalidClock {
+        Some(true) if !correspondence => Err(MatchError::Table(TableError::InvalidClock {
             detail: "vacations stop correspondence clocks only (turns of a day or more)".into(),
-        }),
+        })),
         asked => Ok(correspondence && asked.unwrap_or(true)),
     }
 }
@@ -330,7 +331,7 @@ pub(super) fn open_match(creator: &str, table: TableSettings, now: i64) -> (Matc
 /// Refuses a client seed longer than [`MAX_CLIENT_SEED`] characters.
 pub(super) fn check_client_seed(seed: &str) -> Result<(), MatchError> {
     if seed.chars().count() > MAX_CLIENT_SEED {
-        return Err(MatchError::InvalidClientSeed);
+        return Err(MatchError::Table(TableError::InvalidClientSeed));
     }
     Ok(())
 }
@@ -349,22 +350,24 @@ pub(super) fn resolve_rules(
             .get("players")
             .is_some_and(|players| players != &serde_json::json!(seats))
         {
-            return Err(MatchError::InvalidRules {
+            return Err(MatchError::Table(TableError::InvalidRules {
                 field: "seats".into(),
                 error: RulesError {
                     option: "seats".into(),
                     message: "does not match rules.players".into(),
                 },
-            });
+            }));
         }
         fields.insert("players".into(), seats.into());
     }
-    Rules::resolve(&spec).map_err(|error| MatchError::InvalidRules {
-        field: if error.option == "players" && seats.is_some() {
-            "seats".to_owned()
-        } else {
-            error.option.clone()
-        },
-        error,
+    Rules::resolve(&spec).map_err(|error| {
+        MatchError::Table(TableError::InvalidRules {
+            field: if error.option == "players" && seats.is_some() {
+                "seats".to_owned()
+            } else {
+                error.option.clone()
+            },
+            error,
+        })
     })
 }

@@ -43,7 +43,8 @@
 //!   stand-ins, talk, nudges, vacations), the hash chain, and the one place entries are encoded
 //!   and decoded;
 //! - `figures`: what a metrics scrape reads of the work waiting;
-//! - [`error`] holds [`MatchError`], each refusal with its stable code.
+//! - [`error`] holds [`MatchError`], each refusal with its stable code; `refusals` each
+//!   feature's own (`SeekError`, `TalkError`, …), which it wraps.
 
 pub mod access;
 pub mod archive;
@@ -71,6 +72,7 @@ mod pairing;
 pub mod players;
 pub mod rated;
 pub mod rebuild;
+mod refusals;
 pub mod rematch;
 mod seat_notices;
 pub mod seating;
@@ -83,7 +85,10 @@ pub mod view;
 
 pub use archive::ReplayQuery;
 pub use bot_counts::BotStatistics;
-pub use error::MatchError;
+pub use error::{
+    ClockError, HintError, InvitationError, MatchError, RematchError, SeatingError, SeekError,
+    TableError, TalkError, VacationError,
+};
 pub use feed::{EventsPage, FeedQuery, LoggedEvent};
 pub use idempotency::{IdempotencyKey, MoveAnswer};
 pub use invitations::{Invitation, InvitationView};

@@ -12,6 +12,7 @@
 use super::MatchError;
 use super::export::{MatchExport, Verified};
 use super::ledger::{UNRATED, rate};
+use super::refusals::TableError;
 pub use super::unrateable::Unrateable;
 use crate::model::{ClockSettings, OnTimeout};
 use crate::ratings::Rating;
@@ -29,7 +30,7 @@ pub(super) struct TableAsked<'a> {
 
 /// The pool a table asked to be rated counts in, or why it cannot be rated.
 pub(super) fn pool_of(asked: &TableAsked<'_>) -> Result<Preset, MatchError> {
-    let refuse = |why| Err(MatchError::NotRateable(why));
+    let refuse = |why| Err(MatchError::Table(TableError::NotRateable(why)));
     if asked.clock.is_none() {
         return refuse(Unrateable::NoClock);
     }
@@ -42,7 +43,9 @@ pub(super) fn pool_of(asked: &TableAsked<'_>) -> Result<Preset, MatchError> {
     if asked.hints == Some(true) {
         return refuse(Unrateable::Hints);
     }
-    Preset::of(asked.rules).ok_or(MatchError::NotRateable(Unrateable::NotAPreset))
+    Preset::of(asked.rules).ok_or(MatchError::Table(TableError::NotRateable(
+        Unrateable::NotAPreset,
+    )))
 }
 
 /// The largest |μ| a `--prior` may give: far beyond any rating play reaches (a displayed

@@ -10,6 +10,7 @@
 use super::access::{Player, Role};
 use super::lobby::{TableSettings, open_match};
 use super::log::Entry;
+use super::refusals::RematchError;
 use super::{MatchError, MatchSummary, Matches};
 use crate::model::MatchStatus;
 use crate::notifications::Notice;
@@ -50,14 +51,14 @@ impl Matches {
             change.row.status,
             MatchStatus::Finished | MatchStatus::Aborted
         ) {
-            return Err(MatchError::NotOver);
+            return Err(MatchError::Rematch(RematchError::NotOver));
         }
         if change
             .seats
             .iter()
             .any(|taken| taken.username == DELETED_USERNAME)
         {
-            return Err(MatchError::PlayerGone);
+            return Err(MatchError::Rematch(RematchError::PlayerGone));
         }
         let ended = &change.row;
         let seat_count = ended.seat_count;

@@ -13,6 +13,7 @@ use super::ledger::MatchState;
 use super::ledger::advance;
 use super::lobby::check_client_seed;
 use super::log::Entry;
+use super::refusals::SeatingError;
 use super::seat_notices::{self, Seats};
 use super::{MatchError, MatchSummary, Matches};
 use crate::model::MatchStatus;
@@ -62,7 +63,7 @@ impl Matches {
         }
         let taken = change.seats.len();
         if row.status != MatchStatus::Open || taken >= usize::from(row.seat_count) {
-            return Err(MatchError::MatchFull);
+            return Err(MatchError::Seating(SeatingError::MatchFull));
         }
         change
             .take_seat(
@@ -139,7 +140,9 @@ impl Matches {
                 drop(change);
                 self.resign(match_id, player).await.map(|_| ())
             }
-            MatchStatus::Finished | MatchStatus::Aborted => Err(MatchError::MatchStarted),
+            MatchStatus::Finished | MatchStatus::Aborted => {
+                Err(MatchError::Seating(SeatingError::MatchStarted))
+            }
         }
     }
 

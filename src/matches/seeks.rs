@@ -21,6 +21,7 @@ use super::bots::BotRequest;
 use super::lobby::{ClockChoice, TableSettings, open_match, resolve_rules, vacations_at};
 use super::pairing::{self, Pairing};
 use super::rated::{self, TableAsked};
+use super::refusals::{SeekError, TableError};
 use super::{MatchError, Matches};
 use crate::background::{self, Schedule};
 use crate::model::{ClockSettings, Level, OnTimeout, SeekStatus, Visibility};
@@ -176,12 +177,12 @@ impl SeekView {
     }
 }
 
-/// A [`MatchError::InvalidSeek`].
+/// A [`MatchError::Seek(SeekError::InvalidSeek)`].
 fn invalid(field: &'static str, detail: impl Into<String>) -> MatchError {
-    MatchError::InvalidSeek {
+    MatchError::Seek(SeekError::InvalidSeek {
         field,
         detail: detail.into(),
-    }
+    })
 }
 
 /// The seek `request` asks for, checked, as `seeker` makes it at `now`.
@@ -199,9 +200,9 @@ fn checked(request: NewSeek, seeker: &str, now: i64) -> Result<SeekRow, MatchErr
         .map(ClockChoice::settings)
         .transpose()?;
     if clock.is_none() && request.on_timeout.is_some() {
-        return Err(MatchError::InvalidClock {
+        return Err(MatchError::Table(TableError::InvalidClock {
             detail: "on_timeout needs a clock".into(),
-        });
+        }));
     }
     if request.rated {
         rated::pool_of(&TableAsked {
@@ -285,7 +286,7 @@ impl Matches {
     ) -> Result<SeekView, MatchError> {
         let seek = checked(request, seeker.id(), self.clock.now())?;
         if !self.db.insert_seek(&seek, MOST_OPEN_SEEKS).await? {
-            return Err(MatchError::TooManySeeks(MOST_OPEN_SEEKS));
+            return Err(MatchError::Seek(SeekError::TooManySeeks(MOST_OPEN_SEEKS)));
         }
         // The seek is stored: a failure to pair it now leaves it to the next round.
         if let Err(error) = self.pair_seeks().await {
@@ -306,7 +307,7 @@ impl Matches {
     /// One of the caller's seeks.
     pub async fn seek(&self, seeker: Player<'_>, id: &str) -> Result<SeekView, MatchError> {
         let row = self.db.seek_of(seeker.id(), id).await?;
-        let row = row.ok_or(MatchError::SeekNotFound)?;
+        let row = row.ok_or(MatchError::Seek(SeekError::SeekNotFound))?;
         Ok(SeekView::of(row, self.clock.now()))
     }
 
@@ -320,9 +321,11 @@ impl Matches {
         }
         let seek = self.seek(seeker, id).await?;
         match (seek.status, &seek.match_id) {
-            (SeekStatus::Matched, Some(match_id)) => Err(MatchError::SeekMatched {
-                match_id: match_id.clone(),
-            }),
+            (SeekStatus::Matched, Some(match_id)) => {
+                Err(MatchError::Seek(SeekError::SeekMatched {
+                    match_id: match_id.clone(),
+                }))
+            }
             _ => Ok(seek),
         }
     }

@@ -11,6 +11,7 @@ use super::access::Player;
 use super::feed::LoggedEvent;
 use super::ledger::retrying_races;
 use super::log::{self, Entry, Note};
+use super::refusals::TalkError;
 use super::{MatchError, Matches};
 use crate::rules::Seat;
 
@@ -84,10 +85,10 @@ impl Matches {
             None => Ok(()),
             // Talk again once the oldest messages that keep the count at the limit are a minute
             // old.
-            Some(over) => Err(MatchError::TooManyMessages {
+            Some(over) => Err(MatchError::Talk(TalkError::TooManyMessages {
                 retry_after: (said[over] + 60 - now).max(1) as u64,
                 per_minute: PER_MINUTE,
-            }),
+            })),
         }
     }
 }
@@ -96,9 +97,9 @@ impl Matches {
 fn checked(text: String) -> Result<String, MatchError> {
     let text = text.replace("\r\n", "\n");
     let refuse = |detail: &str| {
-        Err(MatchError::InvalidMessage {
+        Err(MatchError::Talk(TalkError::InvalidMessage {
             detail: detail.to_owned(),
-        })
+        }))
     };
     if text.trim().is_empty() {
         return refuse("A message says something: it is empty.");
@@ -146,7 +147,7 @@ mod tests {
             assert!(
                 matches!(
                     checked(refused.into()),
-                    Err(MatchError::InvalidMessage { .. })
+                    Err(MatchError::Talk(TalkError::InvalidMessage { .. }))
                 ),
                 "{refused:?}"
             );

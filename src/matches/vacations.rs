@@ -26,6 +26,7 @@ use super::access::Player;
 use super::ledger::MatchState;
 use super::ledger::retrying_races;
 use super::log::{Entry, Note};
+use super::refusals::VacationError;
 use super::{MatchError, Matches};
 use crate::background::{self, Schedule};
 use crate::model::{FIRST_VACATION_DAYS, MOST_VACATION_DAYS, MatchStatus, VACATION_DAY_SECONDS};
@@ -110,8 +111,10 @@ fn away_until(row: &VacationRow, now: i64) -> Option<i64> {
 
 /// The end of a vacation asked for at `now`, checked.
 fn checked_end(request: &NewVacation, now: i64) -> Result<i64, MatchError> {
-    let invalid = |detail: &str| MatchError::InvalidVacation {
-        detail: detail.to_owned(),
+    let invalid = |detail: &str| {
+        MatchError::Vacation(VacationError::InvalidVacation {
+            detail: detail.to_owned(),
+        })
     };
     let until = parse_rfc3339(&request.until)
         .ok_or_else(|| invalid("`until` is an RFC 3339 time, such as 2026-12-27T18:00:00Z."))?;
@@ -161,14 +164,17 @@ impl Matches {
         let until = checked_end(&request, now)?;
         let mut change = self.locked_vacation(player).await?;
         if let Some(until) = away_until(&change.row, now) {
-            return Err(MatchError::AlreadyOnVacation {
+            return Err(MatchError::Vacation(VacationError::AlreadyOnVacation {
                 until: rfc3339(until),
-            });
+            }));
         }
         let (held, weeks_from) = counted(&change.row, now);
         let needed = days_between(now, until);
         if needed > held {
-            return Err(MatchError::NotEnoughVacationDays { needed, held });
+            return Err(MatchError::Vacation(VacationError::NotEnoughVacationDays {
+                needed,
+                held,
+            }));
         }
         change
             .go_away(held - needed, weeks_from, now, until)
@@ -352,7 +358,7 @@ mod tests {
         for refused in [0, -5, 30 * day + 1] {
             assert!(matches!(
                 checked_end(&request(refused), 0),
-                Err(MatchError::InvalidVacation { .. })
+                Err(MatchError::Vacation(VacationError::InvalidVacation { .. }))
             ));
         }
         let unreadable = NewVacation {
@@ -360,7 +366,7 @@ mod tests {
         };
         assert!(matches!(
             checked_end(&unreadable, 0),
-            Err(MatchError::InvalidVacation { .. })
+            Err(MatchError::Vacation(VacationError::InvalidVacation { .. }))
         ));
     }
 }
