@@ -33,7 +33,7 @@ macro_rules! assets {
 
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
-const FILES: [(&str, &str, &[u8]); 38] = assets![
+const FILES: [(&str, &str, &[u8]); 40] = assets![
     ("index.html", "text/html; charset=utf-8"),
     ("style.css", "text/css; charset=utf-8"),
     ("favicon.svg", "image/svg+xml"),
@@ -67,6 +67,8 @@ const FILES: [(&str, &str, &[u8]); 38] = assets![
     ("session.js", JAVASCRIPT),
     ("settings.js", JAVASCRIPT),
     ("table.js", JAVASCRIPT),
+    ("table_drawing.js", JAVASCRIPT),
+    ("table_input.js", JAVASCRIPT),
     ("types.js", JAVASCRIPT),
     ("vacation.js", JAVASCRIPT),
     ("vocabulary.js", JAVASCRIPT),

@@ -15,7 +15,7 @@ const FILES = [
   "account.js", "api.js", "app.js", "board.js", "book.js", "cards.js", "chatter.js", "dialog.js", "dom.js",
   "drag.js", "inbox.js", "letters.js", "live.js", "lobby.js", "mine.js", "moves.js", "pairing.js", "player.js",
   "reach.js", "replay.js", "results.js", "ruleform.js", "seats.js", "session.js", "settings.js", "table.js",
-  "types.js", "vacation.js", "vocabulary.js", "waiting.js", "words.js",
+  "table_drawing.js", "table_input.js", "types.js", "vacation.js", "vocabulary.js", "waiting.js", "words.js",
 ];
 
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));

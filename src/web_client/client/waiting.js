@@ -119,3 +119,33 @@ function copyable(label, url) {
       },
     }));
 }
+
+/**
+ * A private table shows itself to its players only: with its invite code (an invite link), the
+ * page offers the seat before anything of the table can be seen.
+ * @param {import("./app.js").Context} context
+ * @param {string} id
+ * @param {string | null} code
+ * @param {() => void} leave stops the page before it goes to the table
+ */
+export function invitation(context, id, code, leave) {
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const loggedIn = context.session.username !== null;
+  return [h("h1", { text: "An invitation" }),
+    h("section", { class: "panel waiting" },
+      h("p", { text: "You have the invite code of a private table: only its players see it." }),
+      loggedIn ? h("button", {
+        type: "button", class: "primary", "data-action": "join", text: "Take a seat",
+        onclick: async () => {
+          try {
+            await context.api.post("/v1/matches/{id}/join", { path: { id }, body: { invite_code: code } });
+            leave();
+            context.navigate(`#/match/${id}`);
+          } catch (failure) {
+            error.textContent = explain(failure);
+            error.hidden = false;
+          }
+        },
+      }) : h("p", {}, h("a", { href: `#/login?then=${encodeURIComponent(location.hash)}`, text: "Log in or register" }), " to take it."),
+      error)];
+}
