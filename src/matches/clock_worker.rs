@@ -11,8 +11,8 @@
 //!   judged by its deadline on the next read, whichever process claims the work.
 //! - With `on_timeout: claim`, nothing happens by itself: another seat still in may
 //!   [`Matches::claim`], which forfeits the late seat.
-//! - With `on_timeout: bot`, the `basic` bot plays the late seat's turn for it, lazily and
-//!   from the sweeper like a forfeit (see [`super::bots`]); the seat stays in.
+//! - With `on_timeout: bot`, the `basic` bot plays the late seat's turn for it, written like a
+//!   forfeit, by the worker or as a write's first step (see [`super::bots`]); the seat stays in.
 //! - Either way, once a tenth of the turn's time is left, the sweeper writes a reminder
 //!   (`deadline_near`) to the log, once.
 //! - With or without a clock, another seat may [`Matches::nudge`] the seat to move, once a turn
