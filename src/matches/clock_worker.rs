@@ -106,6 +106,11 @@ impl Matches {
                 })
                 .await;
             current = self.ledger.reload(match_id).await?;
+            if current.version == version {
+                // The wait ended with nothing new (the database could not say): look again in
+                // a moment rather than at once.
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
         }
         Ok(current)
     }
