@@ -28,7 +28,7 @@ use std::sync::Arc;
 use super::access::Player;
 use super::feed::LoggedEvent;
 use super::ledger::{MatchState, retrying_races};
-use super::log::{self, Entry, Note};
+use super::log::{Entry, Note};
 use super::refusals::ClockError;
 use super::view::MatchView;
 use super::{MatchError, Matches};
@@ -101,8 +101,8 @@ impl Matches {
             self.clock_due.wake();
             let version = current.version;
             self.notifier
-                .wait_past(match_id, version, left, || async {
-                    self.db.match_version(match_id).await.ok().flatten()
+                .wait_past(match_id, version, left, || {
+                    self.ledger.newest_version(match_id)
                 })
                 .await;
             current = self.ledger.reload(match_id).await?;
@@ -271,8 +271,8 @@ impl Matches {
     /// the log's last turn start.
     async fn nudged_this_turn(&self, match_id: &str, since: i64) -> Result<bool, MatchError> {
         let mut nudged = false;
-        for stored in self.db.events_written_after(match_id, since - 1).await? {
-            match log::decode(stored)?.event {
+        for recorded in self.ledger.recorded_since(match_id, since - 1).await? {
+            match recorded.event {
                 Entry::Game(Event::TurnStarted { .. }) => nudged = false,
                 Entry::Note(Note::Nudged { .. }) => nudged = true,
                 _ => {}

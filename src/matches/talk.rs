@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use super::access::Player;
 use super::feed::LoggedEvent;
 use super::ledger::retrying_races;
-use super::log::{self, Entry, Note};
+use super::log::{Entry, Note};
 use super::refusals::TalkError;
 use super::{MatchError, Matches};
 use crate::rules::Seat;
@@ -74,8 +74,7 @@ impl Matches {
     async fn check_pace(&self, match_id: &str, seat: Seat) -> Result<(), MatchError> {
         let now = self.clock.now();
         let mut said = Vec::new();
-        for stored in self.db.events_written_after(match_id, now - 60).await? {
-            let recorded = log::decode(stored)?;
+        for recorded in self.ledger.recorded_since(match_id, now - 60).await? {
             if matches!(recorded.event, Entry::Note(Note::TableTalk { seat: who, .. }) if who == seat)
             {
                 said.push(recorded.at);

@@ -241,6 +241,26 @@ impl Ledger {
             .collect()
     }
 
+    /// The entries of the log written after `after` (Unix seconds), read back: what a feature
+    /// counts by time (talk's pace, this turn's nudge).
+    pub async fn recorded_since(
+        &self,
+        match_id: &str,
+        after: i64,
+    ) -> Result<Vec<Recorded>, MatchError> {
+        self.db
+            .events_written_after(match_id, after)
+            .await?
+            .into_iter()
+            .map(log::decode)
+            .collect()
+    }
+
+    /// The newest version of the match as the database has it, if the database can say.
+    pub async fn newest_version(&self, match_id: &str) -> Option<i64> {
+        self.db.match_version(match_id).await.ok().flatten()
+    }
+
     /// The match as the database has it now.
     pub async fn reload(&self, match_id: &str) -> Result<Arc<MatchState>, MatchError> {
         let read = self.read_row_unchecked(match_id).await?;
