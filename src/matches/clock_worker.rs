@@ -191,16 +191,7 @@ impl Matches {
             )));
         }
         let events = current.state.forfeit(late, rfc3339(deadline))?;
-        let written = self
-            .ledger
-            .write(match_id, &current, Entry::games(events), |_| None)
-            .await?;
-        Ok(MatchView::now(
-            match_id,
-            &written,
-            Some(seat),
-            self.clock.now(),
-        ))
+        self.write_for(match_id, &current, events, seat).await
     }
 
     /// Reminds the seat to move, for the caller, another seat still in, that the table waits

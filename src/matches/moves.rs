@@ -11,7 +11,7 @@ use super::log::Entry;
 use super::view::MatchView;
 use super::{MatchError, Matches};
 use crate::instruments::{self, Mover};
-use crate::rules::{Action, Event, RuleError, Seat, Status};
+use crate::rules::{Action, RuleError, Seat, Status};
 
 /// How often a move is decided again when something that changes nothing it was chosen from
 /// (a reminder, table talk) was written between its load and its append.
@@ -125,27 +125,6 @@ impl Matches {
             self.write_for(match_id, &current, events, seat).await
         })
         .await
-    }
-
-    /// Writes game events decided for `seat` (or for the server on its behalf) and answers that
-    /// seat's view after them.
-    pub(super) async fn write_for(
-        &self,
-        match_id: &str,
-        current: &MatchState,
-        events: Vec<Event>,
-        seat: Seat,
-    ) -> Result<MatchView, MatchError> {
-        let written = self
-            .ledger
-            .write(match_id, current, Entry::games(events), |_| None)
-            .await?;
-        Ok(MatchView::now(
-            match_id,
-            &written,
-            Some(seat),
-            self.clock.now(),
-        ))
     }
 
     async fn decide_and_append(

@@ -11,9 +11,10 @@ use utoipa::ToSchema;
 use super::access::Viewer;
 use super::ledger::kept_views::SerialisedView;
 use super::ledger::{Intent, MatchState};
+use super::log::Entry;
 use super::match_clock::ClockView;
 use super::{MatchError, Matches};
-use crate::rules::{GameState, Rules, Seat, View};
+use crate::rules::{Event, GameState, Rules, Seat, View};
 
 /// A view of the table with the match's version.
 #[derive(Serialize, ToSchema)]
@@ -139,6 +140,27 @@ impl ViewAnswer {
 }
 
 impl Matches {
+    /// Writes game events decided for `seat` (or for the server on its behalf) and answers that
+    /// seat's view after them.
+    pub(super) async fn write_for(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        events: Vec<Event>,
+        seat: Seat,
+    ) -> Result<MatchView, MatchError> {
+        let written = self
+            .ledger
+            .write(match_id, current, Entry::games(events), |_| None)
+            .await?;
+        Ok(MatchView::now(
+            match_id,
+            &written,
+            Some(seat),
+            self.clock.now(),
+        ))
+    }
+
     /// The caller's private view of a started match (a spectator's view of a public match for
     /// those without a seat).
     pub async fn view(&self, match_id: &str, viewer: Viewer<'_>) -> Result<ViewAnswer, MatchError> {
