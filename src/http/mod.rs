@@ -7,6 +7,7 @@ pub mod alerts;
 pub mod auth;
 pub mod authenticate;
 pub mod body;
+pub mod book_html;
 pub mod client;
 pub mod cors;
 pub mod email;

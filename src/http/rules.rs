@@ -4,11 +4,14 @@
 
 use std::sync::LazyLock;
 
-use actix_web::{HttpResponse, get};
+use actix_web::http::header::{Accept, Header, Quality};
+use actix_web::mime::Mime;
+use actix_web::{HttpRequest, HttpResponse, get};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use super::book_html;
 use crate::model::{CLOCK_PRESETS, Level, Named, OnTimeout};
 use crate::rules::catalog::{self, OptionInfo, PresetInfo};
 use crate::rules::error::RuleError;
@@ -174,19 +177,71 @@ static CATALOG: LazyLock<String> = LazyLock::new(|| {
 /// every option and preset, the precise readings, leaving a game, the shuffle, and how a client
 /// plays a turn.
 ///
-/// Markdown (the repository's `docs/rules.md`, as this server was built with it).
+/// Markdown (the repository's `docs/rules.md`, as this server was built with it); or, asked
+/// with `Accept: text/html`, the same book as an HTML fragment to show as it is: every heading
+/// with the id GitHub gives it (the book's `#…` links name them), raw HTML in the Markdown shown
+/// as text, no `style` attribute, no link but to the book's sections and to `http(s)` pages.
 #[utoipa::path(
     tag = "rules",
-    responses((status = 200, description = "The rule book", content_type = "text/markdown", body = String)),
+    responses((status = 200, description = "The rule book (`Vary: Accept`)", content(
+        (String = "text/markdown"),
+        (String = "text/html"),
+    ))),
     security(())
 )]
 #[get("/v1/rules/book")]
-pub async fn rule_book() -> HttpResponse {
+pub async fn rule_book(request: HttpRequest) -> HttpResponse {
+    let (content_type, body) = match BookFormat::asked(&request) {
+        BookFormat::Markdown => ("text/markdown; charset=utf-8", RULE_BOOK),
+        BookFormat::Html => ("text/html; charset=utf-8", RULE_BOOK_HTML.as_str()),
+    };
     HttpResponse::Ok()
         .insert_header(("Cache-Control", "public, max-age=3600"))
-        .content_type("text/markdown; charset=utf-8")
-        .body(RULE_BOOK)
+        .insert_header(("Vary", "Accept"))
+        .content_type(content_type)
+        .body(body)
 }
+
+/// The forms the rule book is served in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BookFormat {
+    Markdown,
+    Html,
+}
+
+impl BookFormat {
+    /// The form the request's `Accept` prefers: HTML only when it ranks `text/html` above
+    /// Markdown (by `q`, then the more specific range); the book's own form otherwise (also
+    /// for no `Accept`, `*/*` or one naming neither: the answer before HTML was offered).
+    fn asked(request: &HttpRequest) -> BookFormat {
+        let Ok(accept) = Accept::parse(request) else {
+            return BookFormat::Markdown;
+        };
+        let specificity = |range: &Mime| match (range.type_().as_str(), range.subtype().as_str()) {
+            ("*", _) => 0,
+            (_, "*") => 1,
+            _ => 2,
+        };
+        let mut ranges: Vec<_> = accept
+            .iter()
+            .filter(|range| range.quality > Quality::ZERO)
+            .collect();
+        ranges.sort_by(|a, b| {
+            (b.quality.cmp(&a.quality)).then(specificity(&b.item).cmp(&specificity(&a.item)))
+        });
+        for range in ranges {
+            match (range.item.type_().as_str(), range.item.subtype().as_str()) {
+                ("text", "html") => return BookFormat::Html,
+                ("text", "markdown") | ("text", "*") | ("*", "*") => return BookFormat::Markdown,
+                _ => {}
+            }
+        }
+        BookFormat::Markdown
+    }
+}
+
+/// The book as HTML, made once.
+static RULE_BOOK_HTML: LazyLock<String> = LazyLock::new(|| book_html::render(RULE_BOOK));
 
 /// `docs/rules.md`.
 const RULE_BOOK: &str = include_str!("../../docs/rules.md");

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::spawn_app;
+use crate::helpers::{header, spawn_app};
 
 #[tokio::test]
 async fn the_rules_endpoint_lists_every_option_and_preset() {
@@ -98,6 +98,57 @@ async fn the_rule_book_is_served_and_covers_every_option_and_preset() {
             "the book lacks the preset {name}"
         );
     }
+}
+
+/// Asked for HTML, the rule book comes as a fragment a client shows as it is: every section's
+/// heading carries the id the book's own links name, nothing but the book's words, and an
+/// `Accept` that does not rank HTML first (none, `*/*`, HTML refused with `q=0`) keeps Markdown.
+#[tokio::test]
+async fn the_rule_book_is_served_as_html_to_a_client_that_asks() {
+    let app = spawn_app().await;
+    let book = |accept: &'static str| {
+        app.client
+            .get(format!("{}/v1/rules/book", app.address))
+            .header("accept", accept)
+            .send()
+    };
+    let html = book("text/html").await.unwrap();
+    assert_eq!(html.status(), 200);
+    assert_eq!(header(&html, "vary"), Some("Accept"));
+    assert_eq!(
+        header(&html, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let html = html.text().await.unwrap();
+    let markdown = include_str!("../../docs/rules.md");
+    for link in markdown.split("](#").skip(1) {
+        let id = &link[..link.find(')').unwrap()];
+        assert!(html.contains(&format!(" id=\"{id}\"")), "no heading {id}");
+    }
+    assert!(html.contains("<table>") && html.contains("<td><code>draw_count</code></td>"));
+    assert!(!html.contains("<script") && !html.contains("style="));
+    for accept in [
+        "*/*",
+        "text/markdown, text/html;q=0.9",
+        "text/html;q=0",
+        "text/html;q=0, */*",
+        "application/json",
+    ] {
+        let answer = book(accept).await.unwrap();
+        assert!(
+            header(&answer, "content-type")
+                .unwrap()
+                .starts_with("text/markdown"),
+            "{accept}"
+        );
+        assert_eq!(answer.text().await.unwrap(), markdown, "{accept}");
+    }
+    let preferred = book("text/markdown;q=0.5, text/html").await.unwrap();
+    assert!(
+        header(&preferred, "content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
 }
 
 /// The catalog's clocks, `on_timeout` choices and bot levels are the ones a new match takes:

@@ -15,7 +15,9 @@
 5. a page follows its match across a server restart, without reloading;
 6. axe-core finds no serious or critical violation on the lobby, a table, a hand's end and
    a replay; screenshots of those at both sizes are written (none blank);
-7. every request any page makes is an operation of the OpenAPI description.
+7. every request any page makes is an operation of the OpenAPI description;
+8. the rule book page shows the server's HTML of docs/rules.md: sections one level under the
+   page's heading, every table in its own scroller, a section's link scrolls to it.
 
     python3 tests/play/run.py target/debug/kings-corner [--screenshots DIR]
 
@@ -1278,12 +1280,44 @@ def quick_pairing(pages, server):
     ned_context.close()
 
 
+def the_rule_book(pages, server, shots):
+    step("the rule book: the server's HTML, headings one level under the page's, a section's link "
+         "scrolls to it, every table scrolls on its own on a phone")
+    context = pages.context(viewport=PHONE)
+    page = pages.page(context)
+    page.goto(f"{server.address}/play/#/rules")
+    page.wait_for_selector("article.book h3[id='7-leaving-a-game-resignation-timeouts-abort']")
+    shape = page.evaluate("""() => {
+      const book = document.querySelector('article.book');
+      return {
+        h1: book.querySelectorAll('h1').length,
+        sections: [...book.querySelectorAll('h3')].map((heading) => heading.id),
+        bare: [...book.querySelectorAll('table')].filter((table) => !table.parentElement.classList.contains('table-scroll')).length,
+        tables: book.querySelectorAll('.table-scroll > table').length,
+        unsafe: book.querySelectorAll('script, style, [style], [onclick], img').length,
+      };
+    }""")
+    expect(shape["h1"] == 0 and "4-options" in shape["sections"] and shape["tables"] >= 3
+           and shape["bare"] == 0 and shape["unsafe"] == 0, f"the book's shape: {shape}")
+    page.click("article.book a[href='#/rules'] >> text=leaving a game")
+    wait_until(page, """() => {
+      const top = document.getElementById('7-leaving-a-game-resignation-timeouts-abort').getBoundingClientRect().top;
+      return top >= 0 && top < innerHeight / 2;
+    }""")
+    expect(page.url.endswith("#/rules"), f"a section's link stays on the page: {page.url}")
+    axe(page, "the rule book")
+    screenshots(page, shots, "rule-book")
+    print(f"ok: the rule book from the server's HTML: {len(shape['sections'])} sections, {shape['tables']} tables "
+          "each in its own scroller; the link to §7 scrolled to it")
+    context.close()
+
+
 def main():
     arguments = argparse.ArgumentParser()
     arguments.add_argument("binary", nargs="?", default="target/debug/kings-corner")
     arguments.add_argument("--screenshots", default=str(ROOT / "target" / "play"))
     arguments.add_argument("--seed", type=int, default=int(os.environ.get("PLAY_SEED", "18")))
-    arguments.add_argument("--only", choices=["two", "solo", "restart", "rest", "install", "away"],
+    arguments.add_argument("--only", choices=["two", "solo", "restart", "rest", "install", "away", "book"],
                            help="one scenario (while working on it)")
     options = arguments.parse_args()
     shots = Path(options.screenshots)
@@ -1316,6 +1350,8 @@ def main():
                     installable(pages, server, shots)
                 if only in (None, "away"):
                     away_from_the_table(pages, server, shots)
+                if only in (None, "book"):
+                    the_rule_book(pages, server, shots)
                 if only in (None, "rest"):
                     the_rest_of_the_table(pages, server)
                     a_vacation(pages, server, shots)
