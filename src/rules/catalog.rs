@@ -4,7 +4,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::options::{Preset, Rules};
+use super::options::{OPTIONS, Preset, Rules};
 
 /// One option of the rules.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -32,7 +32,8 @@ pub struct PresetInfo {
     /// Where it comes from.
     pub description: &'static str,
     /// Every option's value.
-    pub rules: Rules,
+    #[schema(value_type = Rules)]
+    pub rules: serde_json::Value,
 }
 
 /// How the engine reads the rule book where its sources leave room: docs/rules.md §4
@@ -56,174 +57,9 @@ pub const READINGS: [&str; 16] = [
     "Under `when_stuck`, a player holding a playable card must play one before ending the turn.",
 ];
 
-/// `(name, type, values, description, source)` of every option, in the rule book's order (docs/rules.md §4).
-const OPTIONS: [(&str, &str, &str, &str, &str); 23] = [
-    (
-        "players",
-        "integer",
-        "2–6; 2–8 with two decks",
-        "Number of seats. Players × hand size + 4 must not exceed the natural cards of the deck(s).",
-        "000, 001",
-    ),
-    (
-        "decks",
-        "integer",
-        "1, 2",
-        "Decks shuffled together; with two, a fifth king waits while all corners are taken.",
-        "001",
-    ),
-    (
-        "jokers",
-        "boolean",
-        "false, true",
-        "Add 2 jokers per deck. A joker is played as any card the player names (`as`) and counts as that card from then on. A joker turned face up goes to the bottom of the stock.",
-        "000",
-    ),
-    (
-        "hand_size",
-        "integer",
-        "1–13",
-        "Cards dealt to each player at 2–4 players.",
-        "all",
-    ),
-    (
-        "hand_size_5_plus",
-        "integer",
-        "1–13",
-        "Cards dealt to each player at 5 or more players.",
-        "003, 004",
-    ),
-    (
-        "draw",
-        "string",
-        "end, start, when_stuck",
-        "When the turn's draw happens: `end_turn` draws; the server draws when the turn begins; or `draw` only when nothing in hand can be played (an unplayable draw ends the turn).",
-        "000, 001, 002",
-    ),
-    (
-        "draw_count",
-        "integer",
-        "1, 2",
-        "Cards drawn by the turn's draw (fewer if the stock is short).",
-        "000",
-    ),
-    (
-        "draw_until_playable",
-        "boolean",
-        "false, true",
-        "With nothing to play, one mid-turn `draw` takes cards until one can be played (then `end_turn` draws as usual). For draw modes end and start.",
-        "000",
-    ),
-    (
-        "must_play",
-        "boolean",
-        "false, true",
-        "The turn cannot end while a card in hand can be played.",
-        "000, 001",
-    ),
-    (
-        "king_hold_penalty",
-        "integer",
-        "0–1000",
-        "Points taken by a player who ends a turn holding a king while a corner is empty (0 = off). Checked on the hand held before the end-of-turn draw.",
-        "000",
-    ),
-    (
-        "empty_side",
-        "string",
-        "any_card, king_only, from_stock",
-        "What fills an empty side space: any card from hand; a king only; or the next stock card at the start of each turn, and any card from hand once the stock is gone.",
-        "000, 002, 003",
-    ),
-    (
-        "pile_to_empty_side",
-        "boolean",
-        "false, true",
-        "A pile (or run) may also move into an empty side space where a card from hand could fill it.",
-        "000",
-    ),
-    (
-        "partial_runs",
-        "boolean",
-        "false, true",
-        "The top part of a pile may move as a unit when its lowest card fits; every move then carries `count`.",
-        "002",
-    ),
-    (
-        "side_build",
-        "string",
-        "down_alternating, down_suit, up_alternating",
-        "How side piles build.",
-        "000",
-    ),
-    (
-        "corner_build",
-        "string",
-        "down_alternating, down_suit",
-        "How corner piles build.",
-        "000",
-    ),
-    (
-        "ace_wrap",
-        "boolean",
-        "false, true",
-        "\"Aces high\": a king of the other colour goes on an ace (an ace on a king when building up).",
-        "001, 004",
-    ),
-    (
-        "ace_starter_takes_two",
-        "boolean",
-        "false, true",
-        "A side pile whose only card is an ace takes a 2 of the other colour (with `ace_wrap`, also a king of the other colour); a 2 on a starter ace closes that pair wherever it moves.",
-        "003",
-    ),
-    (
-        "foundations",
-        "boolean",
-        "false, true",
-        "Four foundations FC FD FH FS build up in suit from the ace, from hand or from the top of a pile; nothing comes back.",
-        "002",
-    ),
-    (
-        "collect_corners",
-        "boolean",
-        "false, true",
-        "A player who completes a corner pile down to the ace claims it; the players with most claimed corners win the hand.",
-        "000",
-    ),
-    (
-        "blocked",
-        "string",
-        "everyone_scores, fewest_cards_wins",
-        "Who wins a blocked hand (stock empty, a full round of passes): nobody, or the single player with the fewest cards (a tie is a draw).",
-        "000, 002",
-    ),
-    (
-        "scoring",
-        "string or object",
-        "penalty, jq_two, face_value, kings_25, pip, none, or {\"A\": n, …, \"K\": n, \"joker\": n}",
-        "Penalty per card left in hand. A joker scores the scheme's highest figure unless a table gives it one.",
-        "000, 001, 002",
-    ),
-    (
-        "chips",
-        "object or null",
-        "null, {\"ante\": n, \"idle_turn\": n, \"pay\": \"penalty\" | \"per_king\"}",
-        "Play for chips: antes before the deal, chips for a turn that only draws; the player who goes out takes the pot and is paid per card left.",
-        "000, 004",
-    ),
-    (
-        "game_end",
-        "object",
-        "{\"target\": n}, {\"single_hand\": true}, {\"out_at_target\": n}, {\"hands_won\": n}, {\"hands\": n}",
-        "When the game ends: lowest total once someone reaches the target; one hand; players at the target are out and the last one left wins; first to win n hands; lowest total after n hands.",
-        "000, 001, 002, 003",
-    ),
-];
-
 /// Every option with its `standard` default.
 pub fn options() -> Vec<OptionInfo> {
-    let defaults = serde_json::to_value(Rules::default()).expect("rules serialise");
+    let defaults = Rules::default().every_value();
     OPTIONS
         .iter()
         .map(|&(name, kind, values, description, source)| OptionInfo {
@@ -253,7 +89,7 @@ pub fn presets() -> Vec<PresetInfo> {
                     "5 cards each at 5–6 players, empty cross piles refilled from the stock, an ace starter takes a 2, first out wins (source 003)."
                 }
             },
-            rules: preset.rules(),
+            rules: preset.rules().every_value(),
         })
         .collect()
 }
@@ -264,7 +100,7 @@ mod tests {
 
     #[test]
     fn the_catalog_names_every_option_exactly_once() {
-        let serialised = serde_json::to_value(Rules::default()).unwrap();
+        let serialised = Rules::default().every_value();
         let mut names: Vec<&str> = serialised
             .as_object()
             .unwrap()

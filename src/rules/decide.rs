@@ -12,7 +12,7 @@ use super::action::Action;
 use super::card::{Card, PlacedCard, Rank};
 use super::error::RuleError;
 use super::event::{ChipSettlement, DrawReason, Event, HandOutcome, HandResult, OutReason};
-use super::options::{BlockedRule, ChipPay, DrawMode, EmptySide, GameEnd};
+use super::options::{BlockedRule, ChipPay, DrawMode, EmptySide, GameEnd, NextDeal};
 use super::pile::{PileId, PileKind};
 use super::shuffle;
 use super::state::{self, GameState, Status};
@@ -490,16 +490,23 @@ impl Script<'_> {
     fn end_hand(&mut self, outcome: HandOutcome) {
         let result = hand_result(self.state, outcome);
         let hand = result.hand;
+        let single_winner = match result.winners[..] {
+            [winner] => Some(winner),
+            _ => None,
+        };
         self.emit(Event::HandEnded(Box::new(result)));
+        // docs/rules.md §4 `next_deal`: the winner deals when there is one, still in the game
+        // (with `out_at_target`, a winner by corners may reach the target and be out).
+        let next_dealer = match (self.state.rules().next_deal, single_winner) {
+            (NextDeal::Winner, Some(winner)) if self.state.is_active(winner) => winner,
+            _ => self.state.next_active(self.state.dealer),
+        };
         match game_winners(self.state) {
             Some(winners) => {
                 let totals = self.state.totals.clone();
                 self.emit(Event::GameEnded { winners, totals });
             }
-            None => {
-                let dealer = self.state.next_active(self.state.dealer);
-                self.deal(hand + 1, dealer);
-            }
+            None => self.deal(hand + 1, next_dealer),
         }
     }
 }

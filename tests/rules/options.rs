@@ -2,7 +2,7 @@
 //! `standard` showing its absence.
 
 use kings_corner::rules::options::{
-    BlockedRule, Build, ChipPay, Chips, DrawMode, EmptySide, GameEnd, Scoring,
+    BlockedRule, Build, ChipPay, Chips, DrawMode, EmptySide, GameEnd, NextDeal, Scoring,
 };
 use kings_corner::rules::{
     Action, DrawReason, Event, GameState, HandOutcome, HandResult, Preset, Rules, Status,
@@ -832,4 +832,32 @@ fn only_the_seat_to_move_may_act() {
         state.decide(1, Action::EndTurn).unwrap_err().to_string(),
         "It is seat 0's turn, not seat 1's."
     );
+}
+
+/// `next_deal: winner` (source 002, "winner takes the deal onward"): the hand's winner deals
+/// the next one, so the seat on their left starts it; under `standard` the deal passes left.
+#[test]
+fn the_winner_deals_the_next_hand() {
+    let next_hand = |rules: Rules| {
+        let mut state = table(rules, &["KS 2C", "9D", "3C 4C"], &[("N", "10S")], "5H 6H");
+        act(&mut state, 0, Action::EndTurn);
+        let events = act(&mut state, 1, play("9D", "N"));
+        assert_eq!(hand_end(&events).winners, [1], "seat 1 went out");
+        events
+            .iter()
+            .find_map(|event| match event {
+                Event::HandDealt {
+                    hand: 2, dealer, ..
+                } => Some(*dealer),
+                _ => None,
+            })
+            .expect("a second hand is dealt")
+    };
+    // Seat 2 dealt the first hand (seat 0 started it).
+    assert_eq!(next_hand(standard()), 0, "the deal passes left");
+    let winner_deals = Rules {
+        next_deal: NextDeal::Winner,
+        ..standard()
+    };
+    assert_eq!(next_hand(winner_deals), 1, "the winner deals");
 }

@@ -91,7 +91,185 @@ pub struct Rules {
     /// When the game ends and who wins.
     #[schema(value_type = GameEndSchema)]
     pub game_end: GameEnd,
+    /// Who deals the next hand: the deal passes left, or the hand's winner takes it.
+    // Written only when it is not the default, as every option added after matches were
+    // stored: their rules, and the exports that carry them, read back byte for byte.
+    #[serde(skip_serializing_if = "NextDeal::is_left")]
+    pub next_deal: NextDeal,
 }
+
+/// `(name, type, values, description, source)` of every option, in the rule book's order
+/// (docs/rules.md §4): what `GET /v1/rules` says of each (`catalog.rs`), kept beside the fields.
+pub const OPTIONS: [(&str, &str, &str, &str, &str); 24] = [
+    (
+        "players",
+        "integer",
+        "2–6; 2–8 with two decks",
+        "Number of seats. Players × hand size + 4 must not exceed the natural cards of the deck(s).",
+        "000, 001",
+    ),
+    (
+        "decks",
+        "integer",
+        "1, 2",
+        "Decks shuffled together; with two, a fifth king waits while all corners are taken.",
+        "001",
+    ),
+    (
+        "jokers",
+        "boolean",
+        "false, true",
+        "Add 2 jokers per deck. A joker is played as any card the player names (`as`) and counts as that card from then on. A joker turned face up goes to the bottom of the stock.",
+        "000",
+    ),
+    (
+        "hand_size",
+        "integer",
+        "1–13",
+        "Cards dealt to each player at 2–4 players.",
+        "all",
+    ),
+    (
+        "hand_size_5_plus",
+        "integer",
+        "1–13",
+        "Cards dealt to each player at 5 or more players.",
+        "003, 004",
+    ),
+    (
+        "draw",
+        "string",
+        "end, start, when_stuck",
+        "When the turn's draw happens: `end_turn` draws; the server draws when the turn begins; or `draw` only when nothing in hand can be played (an unplayable draw ends the turn).",
+        "000, 001, 002",
+    ),
+    (
+        "draw_count",
+        "integer",
+        "1, 2",
+        "Cards drawn by the turn's draw (fewer if the stock is short).",
+        "000",
+    ),
+    (
+        "draw_until_playable",
+        "boolean",
+        "false, true",
+        "With nothing to play, one mid-turn `draw` takes cards until one can be played (then `end_turn` draws as usual). For draw modes end and start.",
+        "000",
+    ),
+    (
+        "must_play",
+        "boolean",
+        "false, true",
+        "The turn cannot end while a card in hand can be played.",
+        "000, 001",
+    ),
+    (
+        "king_hold_penalty",
+        "integer",
+        "0–1000",
+        "Points taken by a player who ends a turn holding a king while a corner is empty (0 = off). Checked on the hand held before the end-of-turn draw.",
+        "000",
+    ),
+    (
+        "empty_side",
+        "string",
+        "any_card, king_only, from_stock",
+        "What fills an empty side space: any card from hand; a king only; or the next stock card at the start of each turn, and any card from hand once the stock is gone.",
+        "000, 002, 003",
+    ),
+    (
+        "pile_to_empty_side",
+        "boolean",
+        "false, true",
+        "A pile (or run) may also move into an empty side space where a card from hand could fill it.",
+        "000",
+    ),
+    (
+        "partial_runs",
+        "boolean",
+        "false, true",
+        "The top part of a pile may move as a unit when its lowest card fits; every move then carries `count`.",
+        "002",
+    ),
+    (
+        "side_build",
+        "string",
+        "down_alternating, down_suit, up_alternating",
+        "How side piles build.",
+        "000",
+    ),
+    (
+        "corner_build",
+        "string",
+        "down_alternating, down_suit",
+        "How corner piles build.",
+        "000",
+    ),
+    (
+        "ace_wrap",
+        "boolean",
+        "false, true",
+        "\"Aces high\": a king of the other colour goes on an ace (an ace on a king when building up).",
+        "001, 004",
+    ),
+    (
+        "ace_starter_takes_two",
+        "boolean",
+        "false, true",
+        "A side pile whose only card is an ace takes a 2 of the other colour (with `ace_wrap`, also a king of the other colour); a 2 on a starter ace closes that pair wherever it moves.",
+        "003",
+    ),
+    (
+        "foundations",
+        "boolean",
+        "false, true",
+        "Four foundations FC FD FH FS build up in suit from the ace, from hand or from the top of a pile; nothing comes back.",
+        "002",
+    ),
+    (
+        "collect_corners",
+        "boolean",
+        "false, true",
+        "A player who completes a corner pile down to the ace claims it; the players with most claimed corners win the hand.",
+        "000",
+    ),
+    (
+        "blocked",
+        "string",
+        "everyone_scores, fewest_cards_wins",
+        "Who wins a blocked hand (stock empty, a full round of passes): nobody, or the single player with the fewest cards (a tie is a draw).",
+        "000, 002",
+    ),
+    (
+        "scoring",
+        "string or object",
+        "penalty, jq_two, face_value, kings_25, pip, none, or {\"A\": n, …, \"K\": n, \"joker\": n}",
+        "Penalty per card left in hand. A joker scores the scheme's highest figure unless a table gives it one.",
+        "000, 001, 002",
+    ),
+    (
+        "chips",
+        "object or null",
+        "null, {\"ante\": n, \"idle_turn\": n, \"pay\": \"penalty\" | \"per_king\"}",
+        "Play for chips: antes before the deal, chips for a turn that only draws; the player who goes out takes the pot and is paid per card left.",
+        "000, 004",
+    ),
+    (
+        "game_end",
+        "object",
+        "{\"target\": n}, {\"single_hand\": true}, {\"out_at_target\": n}, {\"hands_won\": n}, {\"hands\": n}",
+        "When the game ends: lowest total once someone reaches the target; one hand; players at the target are out and the last one left wins; first to win n hands; lowest total after n hands.",
+        "000, 001, 002, 003",
+    ),
+    (
+        "next_deal",
+        "string",
+        "left, winner",
+        "Who deals the next hand: the deal passes left; or the hand's winner deals it (so the player on the winner's left starts). A hand won by several players, or by nobody, passes the deal left.",
+        "002",
+    ),
+];
 
 impl Default for Rules {
     fn default() -> Rules {
@@ -119,6 +297,7 @@ impl Default for Rules {
             scoring: Scoring::Penalty,
             chips: None,
             game_end: GameEnd::Target(50),
+            next_deal: NextDeal::Left,
         }
     }
 }
@@ -174,6 +353,23 @@ pub enum BlockedRule {
     EveryoneScores,
     /// The single player with the fewest cards wins and scores 0; a tie is a draw.
     FewestCardsWins,
+}
+
+/// Who deals the next hand (docs/rules.md §4, source 002: "winner takes the deal onward").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NextDeal {
+    /// The deal passes left each hand.
+    #[default]
+    Left,
+    /// The hand's single winner deals the next hand; with several winners or none, it passes left.
+    Winner,
+}
+
+impl NextDeal {
+    fn is_left(&self) -> bool {
+        *self == NextDeal::Left
+    }
 }
 
 /// Chips: antes, idle turns and payments to the player who goes out.
@@ -238,6 +434,15 @@ impl Rules {
     /// Cards in the shuffled deck, jokers included.
     pub fn deck_size(&self) -> usize {
         usize::from(self.decks) * if self.jokers { 54 } else { 52 }
+    }
+
+    /// Every option's value as JSON, also those [`Rules`] writes only when they are not the
+    /// default (the options added after matches were stored): what the catalog shows of a
+    /// preset, so that a form built from it starts from every value.
+    pub fn every_value(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).expect("rules serialise");
+        value["next_deal"] = serde_json::to_value(self.next_deal).expect("a name serialises");
+        value
     }
 }
 
