@@ -9,10 +9,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::accounts::AccountError;
-use crate::matches::{
-    ClockError, HintError, InvitationError, MatchError, SeatingError, SeekError, TalkError,
-    VacationError,
-};
+use crate::matches::MatchError;
+use crate::matches::error::Sort;
 use crate::notifications::NotificationError;
 use crate::store::StoreError;
 
@@ -152,68 +150,38 @@ impl From<StoreError> for ApiError {
 
 impl From<MatchError> for ApiError {
     fn from(error: MatchError) -> ApiError {
+        if let Some(sort) = error.feature_refusal() {
+            return feature_refusal(sort, &error);
+        }
         let status = match &error {
-            MatchError::NotFound
-            | MatchError::NoSuchPlayer
-            | MatchError::NoSuchPool
-            | MatchError::Seek(SeekError::SeekNotFound) => StatusCode::NOT_FOUND,
+            MatchError::NotFound | MatchError::NoSuchPlayer | MatchError::NoSuchPool => {
+                StatusCode::NOT_FOUND
+            }
             MatchError::AccountNeeded => StatusCode::UNAUTHORIZED,
-            MatchError::NotAPlayer
-            | MatchError::Seating(SeatingError::NotSeated | SeatingError::NotInRematch)
-            | MatchError::Invitation(InvitationError::NotCreator) => StatusCode::FORBIDDEN,
+            MatchError::NotAPlayer => StatusCode::FORBIDDEN,
             MatchError::NotStarted
             | MatchError::NotFinished
-            | MatchError::Seating(_)
-            | MatchError::Invitation(
-                InvitationError::NotPrivate
-                | InvitationError::AlreadySeated
-                | InvitationError::TooManyInvitations(_),
-            )
-            | MatchError::Rematch(_)
-            | MatchError::Clock(
-                ClockError::NotClaimable { .. }
-                | ClockError::NotNudgeable { .. }
-                | ClockError::AlreadyNudged(_),
-            )
-            | MatchError::Hint(HintError::HintsOff)
-            | MatchError::Seek(SeekError::SeekMatched { .. } | SeekError::TooManySeeks(_))
-            | MatchError::Vacation(
-                VacationError::NotEnoughVacationDays { .. }
-                | VacationError::AlreadyOnVacation { .. },
-            )
             | MatchError::VersionConflict { .. } => StatusCode::CONFLICT,
             MatchError::InvalidIdempotencyKey => StatusCode::BAD_REQUEST,
             MatchError::Rule(_)
-            | MatchError::Table(_)
-            | MatchError::Invitation(InvitationError::UnknownUsername)
             | MatchError::InvalidQuery { .. }
-            | MatchError::IdempotencyKeyReused
-            | MatchError::Talk(TalkError::InvalidMessage { .. })
-            | MatchError::Seek(SeekError::InvalidSeek { .. })
-            | MatchError::Vacation(VacationError::InvalidVacation { .. }) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            MatchError::Clock(ClockError::NudgeTooEarly { retry_after, .. }) => {
-                let refusal =
-                    ApiError::refused(StatusCode::CONFLICT, error.code(), error.to_string());
-                return refusal.retry_after(*retry_after);
-            }
-            MatchError::Talk(TalkError::TooManyMessages { retry_after, .. })
-            | MatchError::Hint(HintError::TooManyHints { retry_after, .. }) => {
-                let seconds = *retry_after;
-                let refusal = ApiError::refused(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    error.code(),
-                    error.to_string(),
-                );
-                return refusal.retry_after(seconds);
-            }
+            | MatchError::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             MatchError::Store(_) | MatchError::Corrupt(_) => {
                 return match error {
                     MatchError::Store(store) => store.into(),
                     corrupt => ApiError::Internal(corrupt.into()),
                 };
             }
+            // Answered above, by their sort.
+            MatchError::Seating(_)
+            | MatchError::Invitation(_)
+            | MatchError::Rematch(_)
+            | MatchError::Table(_)
+            | MatchError::Clock(_)
+            | MatchError::Talk(_)
+            | MatchError::Hint(_)
+            | MatchError::Seek(_)
+            | MatchError::Vacation(_) => unreachable!("a feature's refusal has a sort"),
         };
         let mut refusal = Refusal::of(status, error.code(), error.to_string(), error.field());
         if let MatchError::VersionConflict { current, .. } = error {
@@ -221,6 +189,22 @@ impl From<MatchError> for ApiError {
         }
         ApiError::Refused(Box::new(refusal))
     }
+}
+
+/// A feature's refusal, by its sort: every sort has one status; the two that say when to try
+/// again carry `Retry-After`.
+fn feature_refusal(sort: Sort, error: &MatchError) -> ApiError {
+    let (status, retry_after) = match sort {
+        Sort::Missing => (StatusCode::NOT_FOUND, None),
+        Sort::NotYours => (StatusCode::FORBIDDEN, None),
+        Sort::Conflict => (StatusCode::CONFLICT, None),
+        Sort::TooEarly { retry_after } => (StatusCode::CONFLICT, Some(retry_after)),
+        Sort::TooMany { retry_after } => (StatusCode::TOO_MANY_REQUESTS, Some(retry_after)),
+        Sort::Invalid => (StatusCode::UNPROCESSABLE_ENTITY, None),
+    };
+    let mut refusal = Refusal::of(status, error.code(), error.to_string(), error.field());
+    refusal.retry_after = retry_after;
+    ApiError::Refused(Box::new(refusal))
 }
 
 impl From<AccountError> for ApiError {

@@ -258,6 +258,62 @@ impl Matches {
         .await
     }
 
+    /// Gives the seat to move, for the caller, another seat still in, the table's time for a
+    /// turn once more: a `time_given` note in the log, which grows that seat's bank, so this
+    /// turn's deadline moves by as much (what the turn does not use stays in the bank). Once a
+    /// turn, before the deadline, at a table with a clock. Answers the feed item it became.
+    pub async fn give_time(
+        &self,
+        match_id: &str,
+        player: Player<'_>,
+    ) -> Result<LoggedEvent, MatchError> {
+        // A lost race (a move, another gift) is looked at again.
+        retrying_races(|| async {
+            let (read, role) = self.ledger.read_row(match_id, player.viewer()).await?;
+            let by = role.acts()?;
+            if read.row.status == MatchStatus::Open {
+                return Err(MatchError::NotStarted);
+            }
+            let current = self.ledger.load(&read).await?;
+            let current = self.settle_the_clock(match_id, current).await?;
+            let not_givable = |detail: String| MatchError::Clock(ClockError::NotGivable { detail });
+            let Some(clock) = current.clock.as_ref() else {
+                return Err(not_givable(
+                    "This table has no clock: a turn may take as long as it takes.".into(),
+                ));
+            };
+            let Some((seat, deadline)) = clock.deadline() else {
+                return Err(RuleError::HandOver.into());
+            };
+            if seat == by {
+                return Err(not_givable("It is your own turn.".into()));
+            }
+            if current.table.bot_at(seat).is_some() {
+                return Err(not_givable(format!(
+                    "Seat {seat} is a bot: it needs no time."
+                )));
+            }
+            if self.clock.now() >= deadline {
+                return Err(not_givable(format!(
+                    "Seat {seat}'s time has run out: it is the clock's to judge now."
+                )));
+            }
+            if clock.time_given() {
+                return Err(MatchError::Clock(ClockError::AlreadyGiven(seat)));
+            }
+            let seconds = clock.seconds_to_give();
+            let gift = LoggedEvent {
+                seq: current.version + 1,
+                event: Note::TimeGiven { seat, by, seconds }.checked(&current.state)?,
+            };
+            self.ledger
+                .write(match_id, &current, vec![gift.event.clone()], |_| None)
+                .await?;
+            Ok(gift)
+        })
+        .await
+    }
+
     /// Whether the turn that began at `since` (Unix seconds) was nudged already: a nudge after
     /// the log's last turn start.
     async fn nudged_this_turn(&self, match_id: &str, since: i64) -> Result<bool, MatchError> {

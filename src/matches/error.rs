@@ -2,11 +2,12 @@
 //! [`MatchError::code`] and a sentence for the player, as [`RuleError`] has. The refusals every
 //! feature may meet (no such match, no seat, a stale version, the engine's) are its own
 //! variants; each feature's own refusals are an enum of that feature (`matches/refusals/`),
-//! wrapped here. The HTTP layer maps them to statuses in one place (`http::error`).
+//! wrapped here, each saying its [`Sort`]. The HTTP layer maps them to statuses in one place
+//! (`http::error`).
 
 pub use super::refusals::{
-    ClockError, HintError, InvitationError, RematchError, SeatingError, SeekError, TableError,
-    TalkError, VacationError,
+    ClockError, HintError, InvitationError, RematchError, SeatingError, SeekError, Sort,
+    TableError, TalkError, VacationError,
 };
 pub use super::unrateable::Unrateable;
 use crate::rules::RuleError;
@@ -101,6 +102,23 @@ pub enum MatchError {
 }
 
 impl MatchError {
+    /// The sort of a feature's own refusal; `None` for the refusals every feature may meet and
+    /// for failures.
+    pub fn feature_refusal(&self) -> Option<Sort> {
+        match self {
+            MatchError::Seating(refused) => Some(refused.sort()),
+            MatchError::Invitation(refused) => Some(refused.sort()),
+            MatchError::Rematch(refused) => Some(refused.sort()),
+            MatchError::Table(refused) => Some(refused.sort()),
+            MatchError::Clock(refused) => Some(refused.sort()),
+            MatchError::Talk(refused) => Some(refused.sort()),
+            MatchError::Hint(refused) => Some(refused.sort()),
+            MatchError::Seek(refused) => Some(refused.sort()),
+            MatchError::Vacation(refused) => Some(refused.sort()),
+            _ => None,
+        }
+    }
+
     /// The stable, machine-readable code of a refusal (`internal_error` or
     /// `service_unavailable` for failures).
     pub fn code(&self) -> &'static str {

@@ -158,6 +158,17 @@ pub enum Note {
         #[schema(format = DateTime)]
         until: String,
     },
+    /// Another seat gave the seat to move more time (`POST /v1/matches/{id}/give-time`): its
+    /// bank grows by `seconds` (the table's time for a turn), so this turn's deadline moves by
+    /// as much. Once a turn, before the deadline; the table is as it was.
+    TimeGiven {
+        /// The seat to move.
+        seat: Seat,
+        /// The seat that gave it.
+        by: Seat,
+        /// Seconds given.
+        seconds: u32,
+    },
     /// The seat's player came back before its vacation's end (`DELETE /v1/me/vacation`): the
     /// seat's clock runs again from here. Written by the server; it changes nothing at the
     /// table.
@@ -189,7 +200,7 @@ impl Note {
             Note::DeadlineNear { seat, .. } | Note::BotStoodIn { seat, .. } => {
                 state.check_to_move(*seat)
             }
-            Note::Nudged { seat, by } => {
+            Note::Nudged { seat, by } | Note::TimeGiven { seat, by, .. } => {
                 state.check_to_move(*seat)?;
                 if *by >= state.players() {
                     Err(RuleError::UnknownSeat(*by))
@@ -232,7 +243,7 @@ impl Entry {
         }
     }
 
-    /// Whether the entry changes the table: talk, reminders, nudges and vacations do not, so a
+    /// Whether the entry changes the table: talk, reminders, nudges, time given and vacations do not, so a
     /// move chosen before them is still a move chosen from the table as it is. A stand-in does: from it on,
     /// the bot plays the turn.
     pub fn changes_table(&self) -> bool {
@@ -242,6 +253,7 @@ impl Entry {
                 Note::TableTalk { .. }
                     | Note::DeadlineNear { .. }
                     | Note::Nudged { .. }
+                    | Note::TimeGiven { .. }
                     | Note::VacationStarted { .. }
                     | Note::VacationEnded { .. }
             )
@@ -267,6 +279,7 @@ impl Entry {
                     | "table_talk"
                     | "bot_stood_in"
                     | "nudged"
+                    | "time_given"
                     | "vacation_started"
                     | "vacation_ended"
             )

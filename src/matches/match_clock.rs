@@ -10,6 +10,10 @@
 //! earlier `vacation_ended`), the seat's clock stops. Time away does not count against a turn
 //! of the seat's that runs meanwhile, so that turn's deadline moves by the time away; a turn
 //! that had run out before the vacation began stays run out.
+//!
+//! Time given (`time_given`, docs/clocks.md): another seat adds the table's turn time to the
+//! bank of the seat to move, once a turn; the fold counts no second gift in a turn and none a
+//! seat gives itself, so a log that holds one changes no deadline.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -38,6 +42,8 @@ pub struct MatchClock {
     reminded: bool,
     /// Whether a bot took over the running turn (`on_timeout: bot`).
     stood_in: bool,
+    /// Whether the running turn was given more time.
+    given: bool,
 }
 
 /// A seat's vacation: from the time its `vacation_started` note was written until its `until`
@@ -60,6 +66,9 @@ pub struct ClockSnapshot {
     away: Vec<Option<Away>>,
     reminded: bool,
     stood_in: bool,
+    /// Absent from snapshots written before time could be given.
+    #[serde(default)]
+    given: bool,
 }
 
 /// Why a vacation note does not fit the clock it is written to (`kings-corner verify` names it).
@@ -98,6 +107,7 @@ impl MatchClock {
             away: self.away.clone(),
             reminded: self.reminded,
             stood_in: self.stood_in,
+            given: self.given,
         }
     }
 
@@ -117,6 +127,7 @@ impl MatchClock {
             away: snapshot.away,
             reminded: snapshot.reminded,
             stood_in: snapshot.stood_in,
+            given: snapshot.given,
             ..self.clone()
         })
     }
@@ -139,6 +150,7 @@ impl MatchClock {
             away: vec![None; usize::from(seats)],
             reminded: false,
             stood_in: false,
+            given: false,
         }
     }
 
@@ -166,6 +178,14 @@ impl MatchClock {
                 self.replace_away(*seat, None, at);
                 return;
             }
+            Entry::Note(Note::TimeGiven { seat, by, seconds }) => {
+                let to_move = self.running.map(|(to_move, _)| to_move);
+                if to_move == Some(*seat) && by != seat && !self.given {
+                    self.banks[usize::from(*seat)] += i64::from(*seconds);
+                    self.given = true;
+                }
+                return;
+            }
             // Other notes (talk, nudges) take no time.
             Entry::Note(_) => return,
         };
@@ -176,6 +196,7 @@ impl MatchClock {
                 self.paused = 0;
                 self.reminded = false;
                 self.stood_in = false;
+                self.given = false;
             }
             Event::SeatOut { seat, .. }
                 if self.running.is_some_and(|(to_move, _)| to_move == *seat) =>
@@ -282,6 +303,16 @@ impl MatchClock {
     /// What a passed deadline means at this match.
     pub fn on_timeout(&self) -> OnTimeout {
         self.on_timeout
+    }
+
+    /// Whether the turn running now was given more time already.
+    pub fn time_given(&self) -> bool {
+        self.given
+    }
+
+    /// Seconds a gift of time adds: the table's time for a turn.
+    pub fn seconds_to_give(&self) -> u32 {
+        self.settings.turn_seconds
     }
 
     /// Whether a bot took over the turn running now.

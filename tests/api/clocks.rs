@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use kings_corner::matches::export::{MatchExport, verify};
 use kings_corner::matches::log::Entry;
 use kings_corner::rules::Event;
+use kings_corner::time_source::parse_rfc3339;
 
 use crate::helpers::{
     Player, TestApp, assert_problem, keep_as_fixture, players, seated_match, shift_times_from,
@@ -579,4 +580,82 @@ async fn the_inbox_sorts_by_deadline_and_clocks_are_checked() {
         )
         .await;
     assert_problem(no_clock, 422, "invalid_clock").await;
+}
+
+async fn give_time(app: &TestApp, player: &Player, id: &str) -> reqwest::Response {
+    app.post_as(player, &format!("/v1/matches/{id}/give-time"), &json!({}))
+        .await
+}
+
+fn deadline_of(view: &Value) -> i64 {
+    parse_rfc3339(view["clock"]["deadline"].as_str().unwrap()).unwrap()
+}
+
+/// Another seat gives the seat to move the table's time for a turn once more: its deadline
+/// moves by as much (the forfeit comes then, not before), once a turn, never to oneself, never
+/// once the deadline has passed, never at a table without a clock; the export verifies.
+#[tokio::test]
+async fn another_seat_gives_the_seat_to_move_more_time_once_a_turn() {
+    let (app, players, id) = two_at_a_clock(600, "forfeit").await;
+    let before = view(&app, &players[0], &id).await;
+    let late = before["turn"].as_u64().unwrap() as usize;
+    let other = &players[1 - late];
+
+    assert_problem(
+        give_time(&app, &players[late], &id).await,
+        409,
+        "time_not_givable",
+    )
+    .await;
+    let given = give_time(&app, other, &id).await;
+    assert_eq!(given.status(), 201);
+    let given: Value = given.json().await.unwrap();
+    assert_eq!(
+        given["event"],
+        json!({"type": "time_given", "seat": late, "by": 1 - late, "seconds": 600})
+    );
+    assert_eq!(given["seq"], before["version"].as_i64().unwrap() + 1);
+    assert_problem(give_time(&app, other, &id).await, 409, "time_given_already").await;
+    let after = view(&app, &players[late], &id).await;
+    assert_eq!(deadline_of(&after), deadline_of(&before) + 600);
+    assert_eq!(after["clock"]["banks"][late], 600);
+
+    // Past the deadline it had: still in. Past the one it was given: forfeited.
+    app.clock.advance(601);
+    let seen = view(&app, other, &id).await;
+    assert_eq!(
+        (seen["status"].as_str(), seen["turn"].as_u64()),
+        (Some("playing"), Some(late as u64))
+    );
+    app.clock.advance(600);
+    let seen = view(&app, other, &id).await;
+    assert_eq!(seen["status"], "finished");
+    assert_eq!(seen["winners"], json!([1 - late]));
+    let export: MatchExport = serde_json::from_value(
+        app.json_as(other, &format!("/v1/matches/{id}/export"))
+            .await,
+    )
+    .unwrap();
+    verify(&export).expect("an export with time given verifies");
+
+    // A deadline passed is the clock's to judge; a table without a clock has no time to give.
+    let (app, players, id) = two_at_a_clock(60, "claim").await;
+    let late = view(&app, &players[0], &id).await["turn"].as_u64().unwrap() as usize;
+    app.clock.advance(61);
+    assert_problem(
+        give_time(&app, &players[1 - late], &id).await,
+        409,
+        "time_not_givable",
+    )
+    .await;
+    let untimed = seated_match(&app, &players, json!({"seats": 2})).await;
+    let to_move = view(&app, &players[0], &untimed).await["turn"]
+        .as_u64()
+        .unwrap() as usize;
+    assert_problem(
+        give_time(&app, &players[1 - to_move], &untimed).await,
+        409,
+        "time_not_givable",
+    )
+    .await;
 }

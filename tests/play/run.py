@@ -1223,6 +1223,18 @@ def a_vacation(pages, server, shots):
     otto.wait_for_selector("[data-away]", state="detached", timeout=WAIT)
     print(f"ok: vera came back from the panel ({back['days']} days held); otto's table no longer shows her away")
 
+    # The seat not to move gives the other more time from the table: the deadline moves by a turn.
+    _, seen = server.call("GET", f"/v1/matches/{table['id']}/view", otto_token)
+    giver = vera if seen["turn"] == seen["your_seat"] else otto
+    giver.goto(f"{here}#/match/{table['id']}")
+    giver.click("[data-action=give-time]")
+    wait_until(giver, "() => document.body.innerText.includes('more time: 1 d 0 h')")
+    screenshots(giver, shots, "time-given")
+    _, after = server.call("GET", f"/v1/matches/{table['id']}/view", otto_token)
+    expect(after["clock"]["banks"][seen["turn"]] - seen["clock"]["banks"][seen["turn"]] == 86_400,
+           f"a day more in the bank of seat {seen['turn']}: {seen['clock']} then {after['clock']}")
+    print(f"ok: {'vera' if giver is vera else 'otto'} gave seat {seen['turn']} more time from the table: a day more in its bank")
+
     # A rated table: ratings beside the names, and on the player's page once it is rated.
     status, rated = server.call("POST", "/v1/matches", otto_token,
                                 {"seats": 2, "rated": True, "clock": "correspondence_1d"})

@@ -6,6 +6,7 @@ use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{Caller, Read, Watcher};
 use crate::matches::export::MatchExport;
 use crate::matches::{MatchView, Matches, ReplayQuery};
+use utoipa_actix_web::service_config::ServiceConfig;
 
 /// The view as it was after event `at`: from the caller's seat while the match runs (a
 /// spectator's for others), fully open, every hand shown, once it has ended.
@@ -55,4 +56,9 @@ pub async fn export_match(
     Ok(web::Json(
         matches.export(&id, caller.player().viewer()).await?,
     ))
+}
+
+/// Registers this file's routes (called by [`super::configure`]).
+pub fn configure(config: &mut ServiceConfig) {
+    config.service(get_replay).service(export_match);
 }

@@ -8,6 +8,7 @@ use crate::http::extract::{Caller, Play};
 use crate::matches::bots::BotRequest;
 use crate::matches::hints::Hint;
 use crate::matches::{MatchSummary, Matches};
+use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Seat a bot in the lowest free seat of a match waiting for players (you must be seated in
 /// it). The last seat taken deals the first hand. Bots see only their own seat and move
@@ -63,4 +64,9 @@ pub async fn get_hint(
     id: web::Path<String>,
 ) -> Result<web::Json<Hint>, ApiError> {
     Ok(web::Json(matches.hint(&id, caller.player()).await?))
+}
+
+/// Registers this file's routes (called by [`super::configure`]).
+pub fn configure(config: &mut ServiceConfig) {
+    config.service(add_bot).service(get_hint);
 }

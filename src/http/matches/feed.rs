@@ -9,6 +9,7 @@ use crate::http::held::Held;
 use crate::http::sse::{self, Frame};
 use crate::matches::{EventsPage, FeedQuery, LoggedEvent, Matches};
 use crate::notifications::Notifications;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 /// The caller's redacted feed of the log, long-polling up to `wait` seconds.
 ///
@@ -90,4 +91,9 @@ fn frame(logged: LoggedEvent) -> Frame {
         event: data["event"]["type"].as_str().unwrap_or("event").to_owned(),
         data: data.to_string(),
     }
+}
+
+/// Registers this file's routes (called by [`super::configure`]).
+pub fn configure(config: &mut ServiceConfig) {
+    config.service(get_events).service(stream_events);
 }

@@ -10,6 +10,7 @@ use crate::http::extract::{Caller, Play, Watcher};
 use crate::matches::{
     CreateMatch, Invitation, InvitationView, JoinMatch, ListQuery, MatchPage, MatchSummary, Matches,
 };
+use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Create a match; the creator takes seat 0, and any `bots` asked for the seats after it. A
 /// table the bots fill starts at once (solo play).
@@ -204,4 +205,16 @@ pub async fn rematch(
             .json(rematch.summary),
         false => HttpResponse::Ok().json(rematch.summary),
     })
+}
+
+/// Registers this file's routes (called by [`super::configure`]).
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .service(create_match)
+        .service(list_matches)
+        .service(get_match)
+        .service(join_match)
+        .service(leave_match)
+        .service(invite)
+        .service(rematch);
 }

@@ -20,26 +20,17 @@ use utoipa_actix_web::service_config::ServiceConfig;
 /// Registers the view and the move, the routes a game's traffic is made of, ahead of every
 /// other ([`super::configure`]).
 pub fn configure_hot(config: &mut ServiceConfig) {
-    config.service(moves::get_view).service(moves::post_move);
+    moves::configure_hot(config);
 }
 
-/// Registers every other match route.
+/// Registers every other match route: each file registers its own, so that a new handler is
+/// written in one file.
 pub fn configure(config: &mut ServiceConfig) {
     config
-        .service(lobby::create_match)
-        .service(lobby::list_matches)
-        .service(lobby::get_match)
-        .service(lobby::join_match)
-        .service(lobby::leave_match)
-        .service(lobby::invite)
-        .service(lobby::rematch)
-        .service(bots::add_bot)
-        .service(bots::get_hint)
-        .service(moves::claim)
-        .service(moves::nudge)
-        .service(talk::post_message)
-        .service(feed::get_events)
-        .service(feed::stream_events)
-        .service(archive::get_replay)
-        .service(archive::export_match);
+        .configure(lobby::configure)
+        .configure(bots::configure)
+        .configure(moves::configure)
+        .configure(talk::configure)
+        .configure(feed::configure)
+        .configure(archive::configure);
 }

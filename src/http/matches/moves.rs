@@ -8,6 +8,7 @@ use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{Caller, Idempotency, Play, Watcher};
 use crate::http::headers;
 use crate::matches::{LoggedEvent, MatchView, Matches, MoveRequest};
+use utoipa_actix_web::service_config::ServiceConfig;
 
 /// The caller's private view (a spectator's view of a public match for others, also for
 /// anybody without a token). Supports `ETag` / `If-None-Match`.
@@ -144,4 +145,44 @@ pub async fn nudge(
 ) -> Result<HttpResponse, ApiError> {
     let nudged = matches.nudge(&id, caller.player()).await?;
     Ok(HttpResponse::Created().json(nudged))
+}
+
+/// Give the seat to move more time: another seat still in adds the table's time for a turn to
+/// its bank, so this turn's deadline moves by as much (what the turn does not use stays in the
+/// bank), with a `time_given` entry in the log.
+///
+/// Once a turn, before its deadline, at a table with a clock; not to a bot. It changes nothing
+/// at the table: a move whose `expected_version` was read before it is still accepted. Answers
+/// the feed item it became.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
+    responses(
+        (status = 201, description = "Given: the feed item it became", body = LoggedEvent),
+        (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`time_given_already` (once a turn), `time_not_givable` (no clock, your own turn, a bot's, or a deadline passed), `match_not_started`, or `version_conflict`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`seat_out` (you are out yourself) or `hand_over`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["play"]))
+)]
+#[post("/v1/matches/{id}/give-time")]
+pub async fn give_time(
+    matches: web::Data<Matches>,
+    caller: Caller<Play>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let given = matches.give_time(&id, caller.player()).await?;
+    Ok(HttpResponse::Created().json(given))
+}
+
+/// Registers the view and the move, the routes a game's traffic is made of, ahead of every
+/// other ([`super::configure_hot`]).
+pub fn configure_hot(config: &mut ServiceConfig) {
+    config.service(get_view).service(post_move);
+}
+
+/// Registers this file's other routes (called by [`super::configure`]).
+pub fn configure(config: &mut ServiceConfig) {
+    config.service(claim).service(nudge).service(give_time);
 }

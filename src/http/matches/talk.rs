@@ -6,6 +6,7 @@ use crate::http::body::Json;
 use crate::http::error::{ApiError, Problem};
 use crate::http::extract::{Caller, Play};
 use crate::matches::{LoggedEvent, Matches, NewMessage};
+use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Say something to the table: a seated player's message, written into the match's log as a
 /// `table_talk` event while the match is played.
@@ -40,4 +41,9 @@ pub async fn post_message(
 ) -> Result<HttpResponse, ApiError> {
     let said = matches.say(&id, caller.player(), body.into_inner()).await?;
     Ok(HttpResponse::Created().json(said))
+}
+
+/// Registers this file's routes (called by [`super::configure`]).
+pub fn configure(config: &mut ServiceConfig) {
+    config.service(post_message);
 }

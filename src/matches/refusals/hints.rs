@@ -1,6 +1,7 @@
 //! [`HintError`]: why a hint was refused, each refusal with its stable code. Hints (`matches/bots.rs`, paced by `matches/hints.rs`).
-//! The HTTP layer maps it to a status with every other refusal (`http/error.rs`).
+//! Each refusal says its [`Sort`]; the HTTP layer gives each sort its status (`http/error.rs`).
 
+use super::Sort;
 /// Why a hint was refused (inside a [`MatchError::Hint`](crate::matches::MatchError::Hint)).
 #[derive(Debug, thiserror::Error)]
 pub enum HintError {
@@ -18,6 +19,16 @@ pub enum HintError {
 }
 
 impl HintError {
+    /// What sort of refusal it is (the HTTP layer's status for it).
+    pub fn sort(&self) -> Sort {
+        match self {
+            HintError::HintsOff => Sort::Conflict,
+            HintError::TooManyHints { retry_after, .. } => Sort::TooMany {
+                retry_after: *retry_after,
+            },
+        }
+    }
+
     /// The stable, machine-readable code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {

@@ -1,6 +1,7 @@
 //! [`InvitationError`]: why an invitation to a private match was refused, each refusal with its stable code. Invitations to private matches (`matches/invitations.rs`).
-//! The HTTP layer maps it to a status with every other refusal (`http/error.rs`).
+//! Each refusal says its [`Sort`]; the HTTP layer gives each sort its status (`http/error.rs`).
 
+use super::Sort;
 /// Why an invitation to a private match was refused (inside a [`MatchError::Invitation`](crate::matches::MatchError::Invitation)).
 #[derive(Debug, thiserror::Error)]
 pub enum InvitationError {
@@ -22,6 +23,17 @@ pub enum InvitationError {
 }
 
 impl InvitationError {
+    /// What sort of refusal it is (the HTTP layer's status for it).
+    pub fn sort(&self) -> Sort {
+        match self {
+            InvitationError::NotCreator => Sort::NotYours,
+            InvitationError::NotPrivate
+            | InvitationError::AlreadySeated
+            | InvitationError::TooManyInvitations(_) => Sort::Conflict,
+            InvitationError::UnknownUsername => Sort::Invalid,
+        }
+    }
+
     /// The stable, machine-readable code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {

@@ -1,6 +1,7 @@
 //! [`RematchError`]: why a rematch was refused, each refusal with its stable code. Rematches (`matches/rematch.rs`).
-//! The HTTP layer maps it to a status with every other refusal (`http/error.rs`).
+//! Each refusal says its [`Sort`]; the HTTP layer gives each sort its status (`http/error.rs`).
 
+use super::Sort;
 /// Why a rematch was refused (inside a [`MatchError::Rematch`](crate::matches::MatchError::Rematch)).
 #[derive(Debug, thiserror::Error)]
 pub enum RematchError {
@@ -14,6 +15,11 @@ pub enum RematchError {
 }
 
 impl RematchError {
+    /// What sort of refusal it is (the HTTP layer's status for it).
+    pub fn sort(&self) -> Sort {
+        Sort::Conflict
+    }
+
     /// The stable, machine-readable code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {

@@ -1,6 +1,7 @@
 //! [`SeatingError`]: why taking or giving up a seat was refused, each refusal with its stable code. Taking and giving up seats (`matches/seating.rs`, bots seated by `matches/bots.rs`, deleted accounts' seats by `matches/deletions.rs`).
-//! The HTTP layer maps it to a status with every other refusal (`http/error.rs`).
+//! Each refusal says its [`Sort`]; the HTTP layer gives each sort its status (`http/error.rs`).
 
+use super::Sort;
 /// Why taking or giving up a seat was refused (inside a [`MatchError::Seating`](crate::matches::MatchError::Seating)).
 #[derive(Debug, thiserror::Error)]
 pub enum SeatingError {
@@ -22,6 +23,16 @@ pub enum SeatingError {
 }
 
 impl SeatingError {
+    /// What sort of refusal it is (the HTTP layer's status for it).
+    pub fn sort(&self) -> Sort {
+        match self {
+            SeatingError::NotSeated | SeatingError::NotInRematch => Sort::NotYours,
+            SeatingError::MatchFull | SeatingError::MatchStarted | SeatingError::SeatsKept => {
+                Sort::Conflict
+            }
+        }
+    }
+
     /// The stable, machine-readable code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {

@@ -1,6 +1,7 @@
 //! [`SeekError`]: why a seek (quick pairing) was refused, each refusal with its stable code. Quick pairing (`matches/seeks.rs`).
-//! The HTTP layer maps it to a status with every other refusal (`http/error.rs`).
+//! Each refusal says its [`Sort`]; the HTTP layer gives each sort its status (`http/error.rs`).
 
+use super::Sort;
 /// Why a seek (quick pairing) was refused (inside a [`MatchError::Seek`](crate::matches::MatchError::Seek)).
 #[derive(Debug, thiserror::Error)]
 pub enum SeekError {
@@ -27,6 +28,15 @@ pub enum SeekError {
 }
 
 impl SeekError {
+    /// What sort of refusal it is (the HTTP layer's status for it).
+    pub fn sort(&self) -> Sort {
+        match self {
+            SeekError::SeekNotFound => Sort::Missing,
+            SeekError::SeekMatched { .. } | SeekError::TooManySeeks(_) => Sort::Conflict,
+            SeekError::InvalidSeek { .. } => Sort::Invalid,
+        }
+    }
+
     /// The stable, machine-readable code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {

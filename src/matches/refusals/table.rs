@@ -1,6 +1,7 @@
 //! [`TableError`]: why opening a table was refused, each refusal with its stable code. Opening a table: its rules, clock, seed, bots and rating (`matches/lobby.rs`, and the clock and rating of a seek, `matches/seeks.rs`).
-//! The HTTP layer maps it to a status with every other refusal (`http/error.rs`).
+//! Each refusal says its [`Sort`]; the HTTP layer gives each sort its status (`http/error.rs`).
 
+use super::Sort;
 use crate::matches::unrateable::Unrateable;
 use crate::rules::RulesError;
 
@@ -38,6 +39,11 @@ pub enum TableError {
 }
 
 impl TableError {
+    /// What sort of refusal it is (the HTTP layer's status for it).
+    pub fn sort(&self) -> Sort {
+        Sort::Invalid
+    }
+
     /// The stable, machine-readable code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {

@@ -1,6 +1,7 @@
 //! [`TalkError`]: why table talk was refused, each refusal with its stable code. Table talk (`matches/talk.rs`).
-//! The HTTP layer maps it to a status with every other refusal (`http/error.rs`).
+//! Each refusal says its [`Sort`]; the HTTP layer gives each sort its status (`http/error.rs`).
 
+use super::Sort;
 /// Why table talk was refused (inside a [`MatchError::Talk`](crate::matches::MatchError::Talk)).
 #[derive(Debug, thiserror::Error)]
 pub enum TalkError {
@@ -21,6 +22,16 @@ pub enum TalkError {
 }
 
 impl TalkError {
+    /// What sort of refusal it is (the HTTP layer's status for it).
+    pub fn sort(&self) -> Sort {
+        match self {
+            TalkError::InvalidMessage { .. } => Sort::Invalid,
+            TalkError::TooManyMessages { retry_after, .. } => Sort::TooMany {
+                retry_after: *retry_after,
+            },
+        }
+    }
+
     /// The stable, machine-readable code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {

@@ -1,6 +1,7 @@
 //! [`VacationError`]: why a vacation was refused, each refusal with its stable code. Vacations (`matches/vacations.rs`).
-//! The HTTP layer maps it to a status with every other refusal (`http/error.rs`).
+//! Each refusal says its [`Sort`]; the HTTP layer gives each sort its status (`http/error.rs`).
 
+use super::Sort;
 /// Why a vacation was refused (inside a [`MatchError::Vacation`](crate::matches::MatchError::Vacation)).
 #[derive(Debug, thiserror::Error)]
 pub enum VacationError {
@@ -30,6 +31,15 @@ pub enum VacationError {
 }
 
 impl VacationError {
+    /// What sort of refusal it is (the HTTP layer's status for it).
+    pub fn sort(&self) -> Sort {
+        match self {
+            VacationError::InvalidVacation { .. } => Sort::Invalid,
+            VacationError::NotEnoughVacationDays { .. }
+            | VacationError::AlreadyOnVacation { .. } => Sort::Conflict,
+        }
+    }
+
     /// The stable, machine-readable code of the refusal.
     pub fn code(&self) -> &'static str {
         match self {

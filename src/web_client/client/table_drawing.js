@@ -8,7 +8,7 @@ import { keepAtEnd, logLines, talkForm, talkLines } from "./chatter.js";
 import { fill, h } from "./dom.js";
 import { LegalMoves } from "./moves.js";
 import { endActions, handResult, matchResult } from "./results.js";
-import { askHint, claim, confirmThen, letDrag, nudge, pickCard, pickPile, submit } from "./table_input.js";
+import { askHint, claim, confirmThen, giveTime, letDrag, nudge, pickCard, pickPile, submit } from "./table_input.js";
 import { actionText } from "./words.js";
 
 /** @typedef {import("./table.js").TablePage} TablePage */
@@ -152,6 +152,8 @@ export function drawActions(page, view) {
     page.choice ? button("cancel", "Put it back", () => { page.choice = null; page.render(); }, "quiet") : null,
     mine && view.hints ? button("hint", "Hint", () => { void askHint(page); }) : null,
     !mine && inGame && view.turn !== null && view.turn !== undefined ? button("nudge", "Nudge", () => { void nudge(page); }, "quiet") : null,
+    !mine && inGame && view.clock?.deadline && !view.clock.claimable && !page.summary?.seats.find((one) => one.seat === view.turn)?.bot
+      ? button("give-time", "Give more time", () => { void giveTime(page); }, "quiet") : null,
     inGame && view.clock?.claimable && view.turn !== seat ? button("claim", "Claim the late seat", () => { void claim(page); }, "warn") : null,
     inGame && view.can_abort ? button("abort", "Call the match off", () => { void confirmThen(page, "Call the match off? Nobody wins and nothing is scored.", { type: "abort" }); }, "quiet") : null,
     inGame ? button("resign", "Resign", () => { void confirmThen(page, "Resign? You are out of this match for good.", { type: "resign" }); }, "quiet danger") : null);

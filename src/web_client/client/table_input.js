@@ -1,7 +1,7 @@
 // The player's choices at a table (table.js): a card or a pile picked up by a click, a tap, a
 // drag or the keyboard, the piles it may go to, and the move sent with the view's version and
 // an `Idempotency-Key` (sent again with the same key when its outcome is unknown, so it is made
-// once); hints, claims, nudges, and what asks for a confirmation first.
+// once); hints, claims, nudges, gifts of time, and what asks for a confirmation first.
 
 import { ApiError, explain } from "./api.js";
 import { cardShort } from "./cards.js";
@@ -193,6 +193,17 @@ export async function claim(page) {
   try {
     page.setView(await page.api.post("/v1/matches/{id}/claim", { path: { id: page.id } }));
     page.render();
+  } catch (error) {
+    page.context.toast(explain(error), "error");
+  }
+}
+
+/** @param {TablePage} page */
+export async function giveTime(page) {
+  try {
+    const given = await page.api.post("/v1/matches/{id}/give-time", { path: { id: page.id } });
+    page.receive([given]);
+    page.context.toast("Given: their deadline moved by a turn's time.");
   } catch (error) {
     page.context.toast(explain(error), "error");
   }

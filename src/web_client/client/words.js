@@ -4,7 +4,7 @@
 // named here.
 
 import { cardShort } from "./cards.js";
-import { plural, when } from "./dom.js";
+import { duration, plural, when } from "./dom.js";
 
 /** @typedef {import("./types.js").Event} Event */
 /** @typedef {import("./types.js").Action} Action */
@@ -32,14 +32,14 @@ const EVENT_KINDS = {
   hand_dealt: true, turn_started: true, side_refilled: true, cards_drawn: true, card_played: true,
   pile_moved: true, corner_claimed: true, king_hold_penalized: true, chips_to_pot: true,
   turn_ended: true, hand_ended: true, seat_out: true, match_aborted: true, game_ended: true,
-  deadline_near: true, bot_stood_in: true, table_talk: true, nudged: true,
+  deadline_near: true, bot_stood_in: true, table_talk: true, nudged: true, time_given: true,
   vacation_started: true, vacation_ended: true,
 };
 export const EVENT_TYPES = Object.keys(EVENT_KINDS);
 
 /** Entries the server writes beside the game: they change nothing at the table. */
 export const NOTE_TYPES = new Set([
-  "deadline_near", "bot_stood_in", "table_talk", "nudged", "vacation_started", "vacation_ended",
+  "deadline_near", "bot_stood_in", "table_talk", "nudged", "time_given", "vacation_started", "vacation_ended",
 ]);
 
 /** Every kind of notification (the account stream's event names). */
@@ -176,6 +176,8 @@ export function eventText(event, names) {
       return `${names.of(event.seat)}: ${event.text}`;
     case "nudged":
       return `${names.of(event.by)} nudged ${names.of(event.seat, { capital: false })}.`;
+    case "time_given":
+      return `${names.of(event.by)} gave ${names.of(event.seat, { capital: false })} more time: ${duration(event.seconds)}.`;
     case "vacation_started":
       return `${names.of(event.seat)} ${event.seat === names.yourSeat ? "are" : "is"} on vacation until ${when(event.until)}: the clock waits.`;
     case "vacation_ended":
