@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use super::access::Player;
 use super::feed::LoggedEvent;
-use super::ledger::{MatchState, retrying_races};
+use super::ledger::{MatchState, ReadRow, retrying_races};
 use super::log::{Entry, Note};
 use super::refusals::ClockError;
 use super::view::MatchView;
@@ -205,13 +205,7 @@ impl Matches {
     ) -> Result<LoggedEvent, MatchError> {
         // A lost race (a move, another nudge) is looked at again.
         retrying_races(|| async {
-            let (read, role) = self.ledger.read_row(match_id, player.viewer()).await?;
-            let by = role.acts()?;
-            if read.row.status == MatchStatus::Open {
-                return Err(MatchError::NotStarted);
-            }
-            let current = self.ledger.load(&read).await?;
-            let current = self.settle_the_clock(match_id, current).await?;
+            let (read, by, current) = self.on_anothers_turn(match_id, player).await?;
             if current.version != read.row.version {
                 // The clock moved the match on just now: look again at the new turn.
                 return Err(MatchError::VersionConflict {
@@ -269,13 +263,7 @@ impl Matches {
     ) -> Result<LoggedEvent, MatchError> {
         // A lost race (a move, another gift) is looked at again.
         retrying_races(|| async {
-            let (read, role) = self.ledger.read_row(match_id, player.viewer()).await?;
-            let by = role.acts()?;
-            if read.row.status == MatchStatus::Open {
-                return Err(MatchError::NotStarted);
-            }
-            let current = self.ledger.load(&read).await?;
-            let current = self.settle_the_clock(match_id, current).await?;
+            let (_, by, current) = self.on_anothers_turn(match_id, player).await?;
             let not_givable = |detail: String| MatchError::Clock(ClockError::NotGivable { detail });
             let Some(clock) = current.clock.as_ref() else {
                 return Err(not_givable(
@@ -312,6 +300,23 @@ impl Matches {
             Ok(gift)
         })
         .await
+    }
+
+    /// What a seat still in needs to act on another's turn (a nudge, a gift of time): the row
+    /// it read, the caller's seat, and the match after the clock's explicit step.
+    async fn on_anothers_turn(
+        &self,
+        match_id: &str,
+        player: Player<'_>,
+    ) -> Result<(ReadRow, Seat, Arc<MatchState>), MatchError> {
+        let (read, role) = self.ledger.read_row(match_id, player.viewer()).await?;
+        let by = role.acts()?;
+        if read.row.status == MatchStatus::Open {
+            return Err(MatchError::NotStarted);
+        }
+        let current = self.ledger.load(&read).await?;
+        let current = self.settle_the_clock(match_id, current).await?;
+        Ok((read, by, current))
     }
 
     /// Whether the turn that began at `since` (Unix seconds) was nudged already: a nudge after
