@@ -161,7 +161,7 @@ async fn the_rule_book_is_served_as_html_to_a_client_that_asks() {
     );
 }
 
-/// The catalog's clocks, `on_timeout` choices and bot levels are the ones a new match takes:
+/// The catalog's clocks, `on_timeout` choices, bot levels and options are the ones a new match takes:
 /// a client offers them from the catalog (the web client does) and each is accepted as listed,
 /// the clock with the seconds it says.
 #[tokio::test]
@@ -220,4 +220,29 @@ async fn the_catalogs_choices_are_what_a_new_match_takes() {
             assert!(!listed["description"].as_str().unwrap().is_empty());
         }
     }
+    // Every option the catalog lists is taken by name by a new match, at its default (also
+    // an option written only when it is not its default).
+    for option in catalog["options"].as_array().unwrap() {
+        let name = option["name"].as_str().unwrap();
+        let value = option["default"].clone();
+        let created = app
+            .post_as(
+                &player,
+                "/v1/matches",
+                &json!({"rules": {"preset": "standard", name: value}}),
+            )
+            .await;
+        let status = created.status();
+        assert_eq!(status, 201, "{name}: {}", created.text().await.unwrap());
+    }
+    let created = app
+        .post_as(
+            &player,
+            "/v1/matches",
+            &json!({"seats": 2, "rules": {"next_deal": "winner"}}),
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+    let summary: Value = created.json().await.unwrap();
+    assert_eq!(summary["rules"]["next_deal"], "winner");
 }

@@ -438,7 +438,8 @@ impl Rules {
 
     /// Every option's value as JSON, also those [`Rules`] writes only when they are not the
     /// default (the options added after matches were stored): what the catalog shows of a
-    /// preset, so that a form built from it starts from every value.
+    /// preset, so that a form built from it starts from every value, and what a request's
+    /// overrides are merged into ([`Rules::resolve`]).
     pub fn every_value(&self) -> serde_json::Value {
         let mut value = serde_json::to_value(self).expect("rules serialise");
         value["next_deal"] = serde_json::to_value(self.next_deal).expect("a name serialises");

@@ -109,9 +109,9 @@ impl Rules {
             })?,
             Some(_) => return Err(RulesError::new("preset", "must be a preset name")),
         };
-        let serde_json::Value::Object(mut merged) =
-            serde_json::to_value(preset.rules()).expect("rules always serialise")
-        else {
+        // Every option's value, also those written only when they are not the default: an
+        // override of one of those must find it here.
+        let serde_json::Value::Object(mut merged) = preset.rules().every_value() else {
             unreachable!("rules serialise as an object")
         };
         for (option, value) in fields
