@@ -44,6 +44,8 @@
 //! - [`web_client`]: the web client's files (JavaScript modules, a style sheet, a page), built
 //!   into the binary and served at `/play`; the client reaches the server only through the
 //!   public API.
+//!   The terminal client, `kc`, is a binary of its own (`src/bin/kc/`) that uses nothing of
+//!   this library: the public API only.
 //! - [`config`], [`startup`], [`telemetry`], [`process`]: settings, building and running the
 //!   app, logs, and what the process asks of the system (open files, a word before SIGBUS).
 //! - [`instruments`]: the metrics every layer records (one function per event, label values

@@ -14,6 +14,7 @@ mod hardening;
 mod hardening_ii;
 mod hardening_iii;
 mod helpers;
+mod kc;
 mod matches;
 mod metrics;
 mod notifications;

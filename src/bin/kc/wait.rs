@@ -1,0 +1,199 @@
+//! `kc wait [MATCH]`: blocks until it is my turn (in any match, or in one), then prints that
+//! match and exits 0, so that `while kc wait; do …; done` is a bot's loop. It listens to the
+//! account stream (`GET /v1/me/stream`) opened with a single-use stream ticket; a dropped
+//! connection, a silent one or a server restarting is met by a new ticket and the stream
+//! resumed after the last notification seen, so nothing that came meanwhile is missed.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::api::{Api, Call};
+use crate::commands::Out;
+use crate::failure::Failure;
+
+/// The stream sends a comment every 15 s: this long without a byte means the connection is
+/// gone even if no error says so.
+const SILENCE: Duration = Duration::from_secs(45);
+
+/// Longest pause between two tries to reach a server that does not answer.
+const LONGEST_PAUSE: Duration = Duration::from_secs(5);
+
+/// Waits for my turn in `target` (or any match); prints the match.
+pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), Failure> {
+    let mut last_seen: Option<String> = None;
+    let mut looked_at_the_inbox = false;
+    let mut pause = Duration::from_millis(100);
+    loop {
+        let mut stream = match open(api, last_seen.as_deref()).await {
+            Ok(stream) => stream,
+            Err(Failure::Unreachable { .. }) => {
+                // A server restarting: try again, a little later each time.
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(LONGEST_PAUSE);
+                continue;
+            }
+            Err(other) => return Err(other),
+        };
+        pause = Duration::from_millis(100);
+        // The inbox is read once the stream is open, so that a turn that comes in between is
+        // in one or the other.
+        if !looked_at_the_inbox {
+            looked_at_the_inbox = true;
+            if let Some(waiting) = waiting_now(api, target).await? {
+                return print(out, &waiting);
+            }
+        }
+        while let Some(event) = stream.next().await {
+            if let Some(id) = &event.id {
+                last_seen = Some(id.clone());
+            }
+            if event.kind != "your_turn" {
+                continue;
+            }
+            // The stream's data is the notification: its envelope, the turn in its `data`.
+            let Ok(notification) = serde_json::from_str::<Value>(&event.data) else {
+                continue;
+            };
+            let turn = &notification["data"];
+            let match_id = turn["match_id"].as_str().unwrap_or_default();
+            if target.is_none_or(|target| target == match_id) {
+                return print(out, turn);
+            }
+        }
+    }
+}
+
+/// A match waiting for my move now, if any (the one asked for, or the inbox's first).
+async fn waiting_now(api: &mut Api, target: Option<&str>) -> Result<Option<Value>, Failure> {
+    let query = vec![("turn", "mine".to_owned()), ("limit", "100".to_owned())];
+    let inbox = api
+        .get(
+            "/v1/matches",
+            Call {
+                query,
+                ..Call::default()
+            },
+        )
+        .await?;
+    let found = inbox["matches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|summary| target.is_none_or(|target| summary["id"].as_str() == Some(target)));
+    Ok(found.map(|summary| {
+        serde_json::json!({
+            "match_id": summary["id"],
+            "version": summary["version"],
+            "deadline": summary["clock"]["deadline"],
+        })
+    }))
+}
+
+/// Prints the match whose turn came: its id (and deadline), or with `--json` what the
+/// stream said of it (`match_id`, `version`, `deadline`).
+fn print(out: Out, turn: &Value) -> Result<(), Failure> {
+    if out.json {
+        println!("{}", serde_json::to_string(turn).expect("JSON serialises"));
+    } else {
+        let deadline = turn["deadline"]
+            .as_str()
+            .map(|deadline| format!(" (by {deadline})"))
+            .unwrap_or_default();
+        println!("{}{deadline}", turn["match_id"].as_str().unwrap_or("?"));
+    }
+    Ok(())
+}
+
+/// The account stream, opened with a new ticket, resumed after `after`.
+async fn open(api: &mut Api, after: Option<&str>) -> Result<Events, Failure> {
+    let ticket = api.post("/v1/me/stream-tickets", Call::default()).await?;
+    let ticket = ticket["ticket"]
+        .as_str()
+        .ok_or_else(|| Failure::Local("the server's stream ticket has no `ticket`".into()))?
+        .to_owned();
+    let mut query = vec![("ticket", ticket)];
+    if let Some(after) = after {
+        query.push(("after", after.to_owned()));
+    }
+    let response = api.stream("/v1/me/stream", query).await?;
+    Ok(Events {
+        response,
+        buffer: String::new(),
+    })
+}
+
+/// One Server-Sent Event.
+struct Event {
+    id: Option<String>,
+    kind: String,
+    data: String,
+}
+
+/// The events of an open stream, read as they come.
+struct Events {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl Events {
+    /// The next event; `None` once the connection is gone or silent for too long.
+    async fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                if let Some(event) = parse(&block) {
+                    return Some(event);
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(SILENCE, self.response.chunk()).await;
+            match chunk {
+                Ok(Ok(Some(bytes))) => {
+                    self.buffer
+                        .push_str(&String::from_utf8_lossy(&bytes).replace("\r\n", "\n"));
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// One block of the stream as an event; `None` for a comment (the keep-alive).
+fn parse(block: &str) -> Option<Event> {
+    let mut id = None;
+    let mut kind = String::from("message");
+    let mut data: Vec<&str> = Vec::new();
+    for line in block.lines() {
+        let (field, value) = line.split_once(':').unwrap_or((line, ""));
+        let value = value.strip_prefix(' ').unwrap_or(value);
+        match field {
+            "id" => id = Some(value.to_owned()),
+            "event" => kind = value.to_owned(),
+            "data" => data.push(value),
+            _ => {}
+        }
+    }
+    if data.is_empty() && id.is_none() {
+        return None;
+    }
+    Some(Event {
+        id,
+        kind,
+        data: data.join("\n"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_are_read_and_comments_skipped() {
+        let event = parse("id: 7\nevent: your_turn\ndata: {\"match_id\": \"m\"}\n\n").unwrap();
+        assert_eq!(event.id.as_deref(), Some("7"));
+        assert_eq!(event.kind, "your_turn");
+        assert_eq!(event.data, "{\"match_id\": \"m\"}");
+        assert!(parse(": keep-alive\n\n").is_none());
+    }
+}
