@@ -282,8 +282,8 @@ async fn kc_wait_returns_when_my_turn_comes() {
     assert!(waiting.try_wait().unwrap().is_none(), "kc wait waits");
     mover.ok(&["end", &id]).await;
     let output = tokio::task::spawn_blocking(move || {
-        // A bound on a hung test, not a measure of speed.
-        for _ in 0..200 {
+        // A bound on a hung test (the whole suite runs beside it), not a measure of speed.
+        for _ in 0..600 {
             if waiting.try_wait().unwrap().is_some() {
                 return waiting.wait_with_output().unwrap();
             }
@@ -302,4 +302,80 @@ async fn kc_wait_returns_when_my_turn_comes() {
     assert_eq!(output.status.code(), Some(0));
     let told: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(told["match_id"], id.as_str());
+}
+
+/// The table's courtesies and tools from the terminal: a hint for the seat to move, talk, a
+/// gift of time, a nudge too early and a claim too early refused with their codes, an
+/// invitation refused (not the creator's, or to a public match), and the export as JSON once the match has ended.
+#[tokio::test]
+async fn kc_hints_talks_gives_time_and_exports() {
+    let app = spawn_app().await;
+    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
+    for (kc, name) in [(&maya, "maya"), (&leo, "leo")] {
+        let ran = kc.run(&["register", name], "correct horse battery\n").await;
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+    }
+    let id = maya
+        .json(&["new", "--seats", "2", "--clock", "correspondence_1d"])
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    leo.ok(&["join", &id]).await;
+    let view = maya.json(&["show", &id]).await;
+    let (mover, other) = if view["turn"] == view["your_seat"] {
+        (&maya, &leo)
+    } else {
+        (&leo, &maya)
+    };
+    let hint = mover.ok(&["hint", &id]).await;
+    let legal = mover.ok(&["legal", &id]).await;
+    let hinted = hint.split(':').next().unwrap();
+    assert!(
+        legal.lines().any(|line| line == hinted),
+        "{hint} among {legal}"
+    );
+
+    assert!(
+        other
+            .ok(&["talk", &id, "good", "luck"])
+            .await
+            .contains("Said")
+    );
+    let given = other.ok(&["give-time", &id]).await;
+    assert!(given.contains("86400 s more"), "{given}");
+    // Only the creator invites, and only to a private match.
+    let refused_invitation = if std::ptr::eq(other, &maya) {
+        "match_not_private"
+    } else {
+        "not_match_creator"
+    };
+    for (args, code) in [
+        (vec!["nudge", id.as_str()], "nudge_too_early"),
+        (vec!["claim", id.as_str()], "not_claimable"),
+        (vec!["give-time", id.as_str()], "time_given_already"),
+        (vec!["invite", id.as_str(), "maya"], refused_invitation),
+    ] {
+        let refused = other.run(&args, "").await;
+        assert_eq!(refused.code, 1, "{args:?}: {}", refused.stderr);
+        assert!(
+            refused.stderr.starts_with(&format!("kc: {code}: ")),
+            "{args:?}: {}",
+            refused.stderr
+        );
+    }
+    let refused = other.run(&["export", &id], "").await;
+    assert!(
+        refused.stderr.starts_with("kc: match_not_finished: "),
+        "{}",
+        refused.stderr
+    );
+    other.ok(&["resign", &id]).await;
+    let export: Value = serde_json::from_str(&other.ok(&["export", &id]).await).unwrap();
+    let said = export["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|logged| logged["event"]["text"] == "good luck");
+    assert!(said, "the talk is in the export");
 }

@@ -304,6 +304,105 @@ pub async fn act(api: &mut Api, out: Out, id: &str, action: Value) -> Result<(),
     print_table(api, out, id, &answer).await
 }
 
+/// `kc hint MATCH`: what the expert bot would play in my place, and why.
+pub async fn hint(api: &mut Api, out: Out, id: &str) -> Result<(), Failure> {
+    let path = format!("/v1/matches/{}/hint", segment(id)?);
+    let hint = api.get(&path, Call::default()).await?;
+    out.print(&hint, || {
+        format!(
+            "{}: {}\n",
+            table::action_words(&hint["action"]),
+            hint["reason"].as_str().unwrap_or("")
+        )
+    });
+    Ok(())
+}
+
+/// `kc claim MATCH`: the late seat to move is out (where the table takes claims).
+pub async fn claim(api: &mut Api, out: Out, id: &str) -> Result<(), Failure> {
+    let path = format!("/v1/matches/{}/claim", segment(id)?);
+    let view = api
+        .post(
+            &path,
+            Call {
+                body: Some(json!({})),
+                ..Call::default()
+            },
+        )
+        .await?;
+    print_table(api, out, id, &view).await
+}
+
+/// `kc nudge MATCH` and `kc give-time MATCH`: a courtesy to the seat to move, written in the
+/// log; prints what the log says.
+pub async fn courtesy(api: &mut Api, out: Out, id: &str, what: &str) -> Result<(), Failure> {
+    let path = format!("/v1/matches/{}/{what}", segment(id)?);
+    let logged = api
+        .post(
+            &path,
+            Call {
+                body: Some(json!({})),
+                ..Call::default()
+            },
+        )
+        .await?;
+    out.print(&logged, || {
+        let event = &logged["event"];
+        match event["type"].as_str() {
+            Some("time_given") => {
+                format!("Seat {} has {} s more.\n", event["seat"], event["seconds"])
+            }
+            _ => format!("Seat {} was nudged.\n", event["seat"]),
+        }
+    });
+    Ok(())
+}
+
+/// `kc talk MATCH WORDS…`: said to the table (plain text).
+pub async fn talk(api: &mut Api, out: Out, id: &str, words: &[String]) -> Result<(), Failure> {
+    let path = format!("/v1/matches/{}/messages", segment(id)?);
+    let body = json!({"text": words.join(" ")});
+    let logged = api
+        .post(
+            &path,
+            Call {
+                body: Some(body),
+                ..Call::default()
+            },
+        )
+        .await?;
+    out.print(&logged, || "Said.\n".to_owned());
+    Ok(())
+}
+
+/// `kc invite MATCH USERNAME`: an invitation to my private match.
+pub async fn invite(api: &mut Api, out: Out, id: &str, username: &str) -> Result<(), Failure> {
+    let path = format!("/v1/matches/{}/invitations", segment(id)?);
+    let body = json!({"username": username});
+    let sent = api
+        .post(
+            &path,
+            Call {
+                body: Some(body),
+                ..Call::default()
+            },
+        )
+        .await?;
+    out.print(&sent, || format!("Invited {username}.\n"));
+    Ok(())
+}
+
+/// `kc export MATCH > file`: the match's verifiable export, as the API gives it (always JSON).
+pub async fn export(api: &mut Api, id: &str) -> Result<(), Failure> {
+    let path = format!("/v1/matches/{}/export", segment(id)?);
+    let export = api.get(&path, Call::default()).await?;
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&export).expect("JSON serialises")
+    );
+    Ok(())
+}
+
 async fn view(api: &mut Api, id: &str) -> Result<Value, Failure> {
     api.get(
         &format!("/v1/matches/{}/view", segment(id)?),

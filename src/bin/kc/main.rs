@@ -127,6 +127,46 @@ enum Command {
         /// The match.
         r#match: String,
     },
+    /// What the expert bot would play in my place, and why.
+    Hint {
+        /// The match.
+        r#match: String,
+    },
+    /// Claim the late seat to move out (at a table that takes claims).
+    Claim {
+        /// The match.
+        r#match: String,
+    },
+    /// Remind the seat to move that the table waits for it.
+    Nudge {
+        /// The match.
+        r#match: String,
+    },
+    /// Give the seat to move the table's time for a turn once more.
+    GiveTime {
+        /// The match.
+        r#match: String,
+    },
+    /// Say something to the table.
+    Talk {
+        /// The match.
+        r#match: String,
+        /// The words.
+        #[arg(required = true)]
+        words: Vec<String>,
+    },
+    /// Invite a player to my private match.
+    Invite {
+        /// The match.
+        r#match: String,
+        /// Who.
+        username: String,
+    },
+    /// The match's verifiable export, as JSON (`kc export MATCH > match.json`).
+    Export {
+        /// The match.
+        r#match: String,
+    },
     /// Wait until it is my turn (in any match, or in this one); print the match and exit 0.
     Wait {
         /// Only this match.
@@ -207,6 +247,17 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             )
             .await
         }
+        Command::Hint { r#match } => commands::hint(&mut api, out, &r#match).await,
+        Command::Claim { r#match } => commands::claim(&mut api, out, &r#match).await,
+        Command::Nudge { r#match } => commands::courtesy(&mut api, out, &r#match, "nudge").await,
+        Command::GiveTime { r#match } => {
+            commands::courtesy(&mut api, out, &r#match, "give-time").await
+        }
+        Command::Talk { r#match, words } => commands::talk(&mut api, out, &r#match, &words).await,
+        Command::Invite { r#match, username } => {
+            commands::invite(&mut api, out, &r#match, &username).await
+        }
+        Command::Export { r#match } => commands::export(&mut api, &r#match).await,
         Command::Wait { r#match } => wait::wait(&mut api, out, r#match.as_deref()).await,
     }
 }

@@ -27,8 +27,12 @@ pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), F
     loop {
         let mut stream = match open(api, last_seen.as_deref()).await {
             Ok(stream) => stream,
-            Err(Failure::Unreachable { .. }) => {
-                // A server restarting: try again, a little later each time.
+            Err(unreachable @ Failure::Unreachable { .. }) => {
+                // A server restarting: try again, a little later each time, saying so.
+                eprintln!(
+                    "kc: {unreachable}; trying again in {} ms",
+                    pause.as_millis()
+                );
                 tokio::time::sleep(pause).await;
                 pause = (pause * 2).min(LONGEST_PAUSE);
                 continue;
@@ -44,9 +48,19 @@ pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), F
                 return print(out, &waiting);
             }
         }
+        let mut events = 0;
         while let Some(event) = stream.next().await {
+            events += 1;
             if let Some(id) = &event.id {
                 last_seen = Some(id.clone());
+            }
+            if event.kind == KEEP_ALIVE {
+                // A quiet while: the inbox again, in case a turn came that the stream could
+                // not tell (a notification past its keeping, say).
+                if let Some(waiting) = waiting_now(api, target).await? {
+                    return print(out, &waiting);
+                }
+                continue;
             }
             if event.kind != "your_turn" {
                 continue;
@@ -61,6 +75,10 @@ pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), F
                 return print(out, turn);
             }
         }
+        eprintln!(
+            "kc: the stream from {} ended after {events} events; opening it again",
+            api.base
+        );
     }
 }
 
@@ -123,6 +141,9 @@ async fn open(api: &mut Api, after: Option<&str>) -> Result<Events, Failure> {
     })
 }
 
+/// The kind given to a comment of the stream (its keep-alive, every 15 s).
+const KEEP_ALIVE: &str = "";
+
 /// One Server-Sent Event.
 struct Event {
     id: Option<String>,
@@ -159,8 +180,16 @@ impl Events {
     }
 }
 
-/// One block of the stream as an event; `None` for a comment (the keep-alive).
+/// One block of the stream as an event; a comment (the keep-alive) as one of kind
+/// [`KEEP_ALIVE`]; `None` for a block with nothing in it.
 fn parse(block: &str) -> Option<Event> {
+    if block.trim_start().starts_with(':') {
+        return Some(Event {
+            id: None,
+            kind: KEEP_ALIVE.to_owned(),
+            data: String::new(),
+        });
+    }
     let mut id = None;
     let mut kind = String::from("message");
     let mut data: Vec<&str> = Vec::new();
@@ -194,6 +223,7 @@ mod tests {
         assert_eq!(event.id.as_deref(), Some("7"));
         assert_eq!(event.kind, "your_turn");
         assert_eq!(event.data, "{\"match_id\": \"m\"}");
-        assert!(parse(": keep-alive\n\n").is_none());
+        assert_eq!(parse(": keep-alive\n\n").unwrap().kind, KEEP_ALIVE);
+        assert!(parse("\n\n").is_none());
     }
 }
