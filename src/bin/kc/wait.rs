@@ -16,16 +16,34 @@ use crate::failure::Failure;
 /// gone even if no error says so.
 const SILENCE: Duration = Duration::from_secs(45);
 
+/// How often a quiet stream is backed by a look at the inbox.
+const LOOK_AGAIN: Duration = Duration::from_secs(5);
+
 /// Longest pause between two tries to reach a server that does not answer.
 const LONGEST_PAUSE: Duration = Duration::from_secs(5);
 
 /// Waits for my turn in `target` (or any match); prints the match.
 pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), Failure> {
-    let mut last_seen: Option<String> = None;
-    let mut looked_at_the_inbox = false;
+    // The newest notification first, then the inbox, then the stream from after that
+    // notification: a turn that comes at any moment is in the inbox or on the stream.
+    let newest = api
+        .get(
+            "/v1/me/events",
+            Call {
+                query: vec![("limit", "1".to_owned())],
+                ..Call::default()
+            },
+        )
+        .await?["newest"]
+        .as_i64()
+        .unwrap_or(0);
+    if let Some(waiting) = waiting_now(api, target).await? {
+        return print(out, &waiting);
+    }
+    let mut last_seen = newest.to_string();
     let mut pause = Duration::from_millis(100);
     loop {
-        let mut stream = match open(api, last_seen.as_deref()).await {
+        let mut stream = match open(api, &last_seen).await {
             Ok(stream) => stream,
             Err(unreachable @ Failure::Unreachable { .. }) => {
                 // A server restarting: try again, a little later each time, saying so.
@@ -40,27 +58,26 @@ pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), F
             Err(other) => return Err(other),
         };
         pause = Duration::from_millis(100);
-        // The inbox is read once the stream is open, so that a turn that comes in between is
-        // in one or the other.
-        if !looked_at_the_inbox {
-            looked_at_the_inbox = true;
-            if let Some(waiting) = waiting_now(api, target).await? {
-                return print(out, &waiting);
-            }
-        }
         let mut events = 0;
-        while let Some(event) = stream.next().await {
-            events += 1;
-            if let Some(id) = &event.id {
-                last_seen = Some(id.clone());
-            }
-            if event.kind == KEEP_ALIVE {
-                // A quiet while: the inbox again, in case a turn came that the stream could
-                // not tell (a notification past its keeping, say).
+        let mut quiet = Duration::ZERO;
+        loop {
+            let Ok(next) = tokio::time::timeout(LOOK_AGAIN, stream.next()).await else {
+                // A quiet while: the inbox again, in case a turn came that the stream did not
+                // tell; a stream silent past its keep-alives is opened again.
                 if let Some(waiting) = waiting_now(api, target).await? {
                     return print(out, &waiting);
                 }
+                quiet += LOOK_AGAIN;
+                if quiet >= SILENCE {
+                    break;
+                }
                 continue;
+            };
+            let Some(event) = next else { break };
+            quiet = Duration::ZERO;
+            events += 1;
+            if let Some(id) = &event.id {
+                last_seen.clone_from(id);
             }
             if event.kind != "your_turn" {
                 continue;
@@ -124,16 +141,13 @@ fn print(out: Out, turn: &Value) -> Result<(), Failure> {
 }
 
 /// The account stream, opened with a new ticket, resumed after `after`.
-async fn open(api: &mut Api, after: Option<&str>) -> Result<Events, Failure> {
+async fn open(api: &mut Api, after: &str) -> Result<Events, Failure> {
     let ticket = api.post("/v1/me/stream-tickets", Call::default()).await?;
     let ticket = ticket["ticket"]
         .as_str()
         .ok_or_else(|| Failure::Local("the server's stream ticket has no `ticket`".into()))?
         .to_owned();
-    let mut query = vec![("ticket", ticket)];
-    if let Some(after) = after {
-        query.push(("after", after.to_owned()));
-    }
+    let query = vec![("ticket", ticket), ("after", after.to_owned())];
     let response = api.stream("/v1/me/stream", query).await?;
     Ok(Events {
         response,
@@ -158,7 +172,8 @@ struct Events {
 }
 
 impl Events {
-    /// The next event; `None` once the connection is gone or silent for too long.
+    /// The next event (a keep-alive too); `None` once the connection is gone. Safe to drop
+    /// while it waits: a chunk is taken from the connection only when it is returned.
     async fn next(&mut self) -> Option<Event> {
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
@@ -168,9 +183,8 @@ impl Events {
                 }
                 continue;
             }
-            let chunk = tokio::time::timeout(SILENCE, self.response.chunk()).await;
-            match chunk {
-                Ok(Ok(Some(bytes))) => {
+            match self.response.chunk().await {
+                Ok(Some(bytes)) => {
                     self.buffer
                         .push_str(&String::from_utf8_lossy(&bytes).replace("\r\n", "\n"));
                 }
