@@ -32,6 +32,9 @@ pub struct Api {
     env_token: Option<String>,
 }
 
+/// An answer read whole: its status, content type and body.
+type Answer = (StatusCode, String, Vec<u8>);
+
 /// A request beyond its method and path.
 #[derive(Default)]
 pub struct Call<'a> {
@@ -107,16 +110,8 @@ impl Api {
         if response.status().is_success() {
             return Ok(response);
         }
-        let status = response.status();
-        let kind = content_type(&response);
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|error| self.unreachable(&error))?;
-        match self.read((status, kind, bytes.to_vec())) {
-            Err(failure) => Err(failure),
-            Ok(_) => unreachable!("a success was answered above"),
-        }
+        let answer = self.taken(response).await?;
+        Err(self.refusal(answer))
     }
 
     /// One operation: its JSON answer (`null` for `204`), or the refusal.
@@ -151,7 +146,7 @@ impl Api {
         path: &str,
         call: &Call<'_>,
         token: Option<&str>,
-    ) -> Result<(StatusCode, String, Vec<u8>), Failure> {
+    ) -> Result<Answer, Failure> {
         let mut request = self
             .http
             .request(method.clone(), format!("{}{path}", self.base))
@@ -174,8 +169,18 @@ impl Api {
             .send()
             .await
             .map_err(|error| self.unreachable(&error))?;
+        self.taken(response).await
+    }
+
+    /// An answer read whole: its status, content type and body.
+    async fn taken(&self, response: reqwest::Response) -> Result<Answer, Failure> {
         let status = response.status();
-        let kind = content_type(&response);
+        let kind = response
+            .headers()
+            .get("content-type")
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
         let bytes = response
             .bytes()
             .await
@@ -183,29 +188,37 @@ impl Api {
         Ok((status, kind, bytes.to_vec()))
     }
 
-    fn read(&self, (status, kind, bytes): (StatusCode, String, Vec<u8>)) -> Result<Value, Failure> {
-        if status.is_success() {
-            if bytes.is_empty() {
-                return Ok(Value::Null);
-            }
-            return serde_json::from_slice(&bytes).map_err(|error| Failure::Unreachable {
-                server: self.base.clone(),
-                cause: format!("its answer is not JSON: {error}"),
-            });
+    /// A whole answer as the operation's JSON (`null` for an empty body), or its refusal.
+    fn read(&self, answer: Answer) -> Result<Value, Failure> {
+        let (status, _, bytes) = &answer;
+        if !status.is_success() {
+            return Err(self.refusal(answer));
         }
+        if bytes.is_empty() {
+            return Ok(Value::Null);
+        }
+        serde_json::from_slice(bytes).map_err(|error| Failure::Unreachable {
+            server: self.base.clone(),
+            cause: format!("its answer is not JSON: {error}"),
+        })
+    }
+
+    /// A refusal as its problem document says it, or, without one, a server that is not the
+    /// API's.
+    fn refusal(&self, (status, kind, bytes): Answer) -> Failure {
         if kind.contains("json")
             && let Ok(problem) = serde_json::from_slice::<Value>(&bytes)
             && let Some(code) = problem["code"].as_str()
         {
-            return Err(Failure::Refused {
+            return Failure::Refused {
                 code: code.to_owned(),
                 detail: problem["detail"].as_str().unwrap_or("").to_owned(),
-            });
+            };
         }
-        Err(Failure::Unreachable {
+        Failure::Unreachable {
             server: self.base.clone(),
             cause: format!("it answered {status} without a problem document"),
-        })
+        }
     }
 
     fn unreachable(&self, error: &reqwest::Error) -> Failure {
@@ -286,15 +299,6 @@ pub fn login_from(username: &str, pair: &Value) -> Result<Login, Failure> {
         access_expires_at: now() + pair["expires_in"].as_i64().unwrap_or(0),
         refresh_token: text("refresh_token")?,
     })
-}
-
-fn content_type(response: &reqwest::Response) -> String {
-    response
-        .headers()
-        .get("content-type")
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or("")
-        .to_owned()
 }
 
 /// Now, in Unix seconds.

@@ -107,20 +107,7 @@ pub async fn logout(api: &mut Api) -> Result<(), Failure> {
 
 /// `kc matches [--turn]`: my matches, or those waiting for my move, soonest deadline first.
 pub async fn matches(api: &mut Api, out: Out, turn: bool) -> Result<(), Failure> {
-    let query = if turn {
-        vec![("turn", "mine".to_owned()), ("limit", "100".to_owned())]
-    } else {
-        vec![("mine", "true".to_owned()), ("limit", "100".to_owned())]
-    };
-    let page = api
-        .get(
-            "/v1/matches",
-            Call {
-                query,
-                ..Call::default()
-            },
-        )
-        .await?;
+    let page = my_matches(api, turn).await?;
     let me = api.login().map(|login| login.username.clone());
     out.print(&page, || {
         let rows: Vec<String> = page["matches"]
@@ -141,6 +128,25 @@ pub async fn matches(api: &mut Api, out: Out, turn: bool) -> Result<(), Failure>
         }
     });
     Ok(())
+}
+
+/// A page of my matches (`mine=true`), or of those waiting for my move (`turn=mine`, soonest
+/// deadline first): the first 100.
+pub async fn my_matches(api: &mut Api, turn: bool) -> Result<Value, Failure> {
+    let filter = if turn {
+        ("turn", "mine")
+    } else {
+        ("mine", "true")
+    };
+    let query = vec![(filter.0, filter.1.to_owned()), ("limit", "100".to_owned())];
+    api.get(
+        "/v1/matches",
+        Call {
+            query,
+            ..Call::default()
+        },
+    )
+    .await
 }
 
 /// One match of a listing: its id, status, who sits, whose turn and its deadline.
@@ -226,16 +232,7 @@ pub async fn join(api: &mut Api, out: Out, id: &str, code: Option<&str>) -> Resu
         Some(code) => json!({"invite_code": code}),
         None => json!({}),
     };
-    let path = format!("/v1/matches/{}/join", segment(id)?);
-    let summary = api
-        .post(
-            &path,
-            Call {
-                body: Some(body),
-                ..Call::default()
-            },
-        )
-        .await?;
+    let summary = post_about(api, id, "join", body).await?;
     out.print(&summary, || {
         format!(
             "Seated at {} ({}).\n",
@@ -257,9 +254,7 @@ async fn print_table(api: &mut Api, out: Out, id: &str, view: &Value) -> Result<
         out.print(view, String::new);
         return Ok(());
     }
-    let summary = api
-        .get(&format!("/v1/matches/{}", segment(id)?), Call::default())
-        .await?;
+    let summary = get_about(api, id, "").await?;
     print!("{}", table::draw(view, &summary, out.style));
     Ok(())
 }
@@ -284,7 +279,7 @@ const RESENDS: u32 = 3;
 pub async fn act(api: &mut Api, out: Out, id: &str, action: Value) -> Result<(), Failure> {
     let seen = view(api, id).await?;
     let key = idempotency_key()?;
-    let path = format!("/v1/matches/{}/moves", segment(id)?);
+    let path = match_path(id, "moves")?;
     let body = json!({"expected_version": seen["version"], "action": action});
     let mut tries = 0;
     let answer = loop {
@@ -306,8 +301,7 @@ pub async fn act(api: &mut Api, out: Out, id: &str, action: Value) -> Result<(),
 
 /// `kc hint MATCH`: what the expert bot would play in my place, and why.
 pub async fn hint(api: &mut Api, out: Out, id: &str) -> Result<(), Failure> {
-    let path = format!("/v1/matches/{}/hint", segment(id)?);
-    let hint = api.get(&path, Call::default()).await?;
+    let hint = get_about(api, id, "hint").await?;
     out.print(&hint, || {
         format!(
             "{}: {}\n",
@@ -320,32 +314,14 @@ pub async fn hint(api: &mut Api, out: Out, id: &str) -> Result<(), Failure> {
 
 /// `kc claim MATCH`: the late seat to move is out (where the table takes claims).
 pub async fn claim(api: &mut Api, out: Out, id: &str) -> Result<(), Failure> {
-    let path = format!("/v1/matches/{}/claim", segment(id)?);
-    let view = api
-        .post(
-            &path,
-            Call {
-                body: Some(json!({})),
-                ..Call::default()
-            },
-        )
-        .await?;
+    let view = post_about(api, id, "claim", json!({})).await?;
     print_table(api, out, id, &view).await
 }
 
 /// `kc nudge MATCH` and `kc give-time MATCH`: a courtesy to the seat to move, written in the
 /// log; prints what the log says.
 pub async fn courtesy(api: &mut Api, out: Out, id: &str, what: &str) -> Result<(), Failure> {
-    let path = format!("/v1/matches/{}/{what}", segment(id)?);
-    let logged = api
-        .post(
-            &path,
-            Call {
-                body: Some(json!({})),
-                ..Call::default()
-            },
-        )
-        .await?;
+    let logged = post_about(api, id, what, json!({})).await?;
     out.print(&logged, || {
         let event = &logged["event"];
         match event["type"].as_str() {
@@ -360,42 +336,21 @@ pub async fn courtesy(api: &mut Api, out: Out, id: &str, what: &str) -> Result<(
 
 /// `kc talk MATCH WORDS…`: said to the table (plain text).
 pub async fn talk(api: &mut Api, out: Out, id: &str, words: &[String]) -> Result<(), Failure> {
-    let path = format!("/v1/matches/{}/messages", segment(id)?);
-    let body = json!({"text": words.join(" ")});
-    let logged = api
-        .post(
-            &path,
-            Call {
-                body: Some(body),
-                ..Call::default()
-            },
-        )
-        .await?;
+    let logged = post_about(api, id, "messages", json!({"text": words.join(" ")})).await?;
     out.print(&logged, || "Said.\n".to_owned());
     Ok(())
 }
 
 /// `kc invite MATCH USERNAME`: an invitation to my private match.
 pub async fn invite(api: &mut Api, out: Out, id: &str, username: &str) -> Result<(), Failure> {
-    let path = format!("/v1/matches/{}/invitations", segment(id)?);
-    let body = json!({"username": username});
-    let sent = api
-        .post(
-            &path,
-            Call {
-                body: Some(body),
-                ..Call::default()
-            },
-        )
-        .await?;
+    let sent = post_about(api, id, "invitations", json!({"username": username})).await?;
     out.print(&sent, || format!("Invited {username}.\n"));
     Ok(())
 }
 
 /// `kc export MATCH > file`: the match's verifiable export, as the API gives it (always JSON).
 pub async fn export(api: &mut Api, id: &str) -> Result<(), Failure> {
-    let path = format!("/v1/matches/{}/export", segment(id)?);
-    let export = api.get(&path, Call::default()).await?;
+    let export = get_about(api, id, "export").await?;
     println!(
         "{}",
         serde_json::to_string_pretty(&export).expect("JSON serialises")
@@ -404,11 +359,31 @@ pub async fn export(api: &mut Api, id: &str) -> Result<(), Failure> {
 }
 
 async fn view(api: &mut Api, id: &str) -> Result<Value, Failure> {
-    api.get(
-        &format!("/v1/matches/{}/view", segment(id)?),
-        Call::default(),
-    )
-    .await
+    get_about(api, id, "view").await
+}
+
+/// `GET /v1/matches/{id}/{what}` (`what` empty: the match's summary).
+async fn get_about(api: &mut Api, id: &str, what: &str) -> Result<Value, Failure> {
+    api.get(&match_path(id, what)?, Call::default()).await
+}
+
+/// `POST /v1/matches/{id}/{what}` with a JSON body.
+async fn post_about(api: &mut Api, id: &str, what: &str, body: Value) -> Result<Value, Failure> {
+    let call = Call {
+        body: Some(body),
+        ..Call::default()
+    };
+    api.post(&match_path(id, what)?, call).await
+}
+
+/// The path of `what` of match `id`.
+fn match_path(id: &str, what: &str) -> Result<String, Failure> {
+    let id = segment(id)?;
+    Ok(if what.is_empty() {
+        format!("/v1/matches/{id}")
+    } else {
+        format!("/v1/matches/{id}/{what}")
+    })
 }
 
 /// A match id as a path segment: only what an id may hold, so that no argument can reach

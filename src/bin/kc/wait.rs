@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::api::{Api, Call};
-use crate::commands::Out;
+use crate::commands::{self, Out};
 use crate::failure::Failure;
 
 /// The stream sends a comment every 15 s: this long without a byte means the connection is
@@ -101,16 +101,7 @@ pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), F
 
 /// A match waiting for my move now, if any (the one asked for, or the inbox's first).
 async fn waiting_now(api: &mut Api, target: Option<&str>) -> Result<Option<Value>, Failure> {
-    let query = vec![("turn", "mine".to_owned()), ("limit", "100".to_owned())];
-    let inbox = api
-        .get(
-            "/v1/matches",
-            Call {
-                query,
-                ..Call::default()
-            },
-        )
-        .await?;
+    let inbox = commands::my_matches(api, true).await?;
     let found = inbox["matches"]
         .as_array()
         .into_iter()
