@@ -11,79 +11,118 @@ use serde_json::Value;
 
 use kings_corner::matches::export::{MatchExport, verify};
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::cutting_proxy::CuttingProxy;
+use crate::helpers::{TestApp, spawn_app, start};
 
 /// `kc` with its config in `home`, on `app`'s server.
-struct Kc<'a> {
-    app: &'a TestApp,
-    home: tempfile::TempDir,
+pub(crate) struct Kc {
+    pub(crate) home: tempfile::TempDir,
+    /// The address kc is given: the server's, or a proxy's in front of it (a login is kept
+    /// for one address).
+    pub(crate) server: String,
 }
 
 /// What a run of `kc` did.
-struct Ran {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Ran {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
-impl<'a> Kc<'a> {
-    fn new(app: &'a TestApp) -> Kc<'a> {
+impl Kc {
+    pub(crate) fn new(app: &TestApp) -> Kc {
+        Kc::through(&app.address)
+    }
+
+    /// kc given `server` (a proxy in front of the test's server) as its address.
+    pub(crate) fn through(server: &str) -> Kc {
         Kc {
-            app,
             home: tempfile::tempdir().unwrap(),
+            server: server.to_owned(),
         }
     }
 
-    fn config(&self) -> std::path::PathBuf {
+    pub(crate) fn config(&self) -> std::path::PathBuf {
         self.home.path().join("kc").join("config.json")
     }
 
-    /// Runs `kc args…` (stdin: `input`) and waits for it, off the server's runtime.
-    async fn run(&self, args: &[&str], input: &str) -> Ran {
+    /// `kc args…` on its server, with this config and its requests noted in the trace the
+    /// audit reads.
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_kc"));
         command
             .args(args)
             .arg("--server")
-            .arg(&self.app.address)
+            .arg(&self.server)
             .env("XDG_CONFIG_HOME", self.home.path())
+            .env("KC_TRACE", self.trace())
             .env_remove("KC_TOKEN")
             .env_remove("KC_SERVER")
-            .env_remove("KC_CONFIG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let input = input.to_owned();
-        tokio::task::spawn_blocking(move || {
-            let mut child = command.spawn().expect("kc starts");
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(input.as_bytes())
-                .unwrap();
-            let output = child.wait_with_output().unwrap();
-            Ran {
-                code: output.status.code().unwrap_or(-1),
-                stdout: String::from_utf8(output.stdout).unwrap(),
-                stderr: String::from_utf8(output.stderr).unwrap(),
-            }
-        })
-        .await
-        .unwrap()
+            .env_remove("KC_CONFIG");
+        command
+    }
+
+    /// Where kc notes the requests it sends (`KC_TRACE`).
+    pub(crate) fn trace(&self) -> std::path::PathBuf {
+        self.home.path().join("requests.jsonl")
+    }
+
+    /// Runs `kc args…` (stdin: `input`) and waits for it, off the server's runtime.
+    pub(crate) async fn run(&self, args: &[&str], input: &str) -> Ran {
+        let command = self.command(args);
+        ran(command, input).await
     }
 
     /// Runs `kc args…` and asserts it succeeded; its stdout.
-    async fn ok(&self, args: &[&str]) -> String {
+    pub(crate) async fn ok(&self, args: &[&str]) -> String {
         let ran = self.run(args, "").await;
         assert_eq!(ran.code, 0, "kc {args:?}: {}", ran.stderr);
         ran.stdout
     }
 
     /// Runs `kc args… --json` and reads its JSON.
-    async fn json(&self, args: &[&str]) -> Value {
+    pub(crate) async fn json(&self, args: &[&str]) -> Value {
         let mut with_json = args.to_vec();
         with_json.push("--json");
         serde_json::from_str(&self.ok(&with_json).await).unwrap()
+    }
+}
+
+/// Runs `command` (stdin: `input`) and waits for it, off the server's runtime.
+pub(crate) async fn ran(mut command: Command, input: &str) -> Ran {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let input = input.to_owned();
+    tokio::task::spawn_blocking(move || {
+        let mut child = command.spawn().expect("kc starts");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        Ran {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(output.stdout).unwrap(),
+            stderr: String::from_utf8(output.stderr).unwrap(),
+        }
+    })
+    .await
+    .unwrap()
+}
+
+/// Every request a test's kc sent is an operation of the description (`kc_audit.rs`).
+impl Drop for Kc {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            assert!(
+                crate::kc_audit::audit(&self.trace()) > 0,
+                "kc noted no request in KC_TRACE"
+            );
+        }
     }
 }
 
@@ -161,7 +200,7 @@ async fn kc_plays_a_whole_match_against_a_bot() {
 }
 
 /// The login kc keeps: owner-only, and no command prints a token.
-fn kc_login(kc: &Kc<'_>) -> Value {
+pub(crate) fn kc_login(kc: &Kc) -> Value {
     let path = kc.config();
     let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the config is its owner's only");
@@ -269,10 +308,8 @@ async fn kc_wait_returns_when_my_turn_comes() {
         now.stderr
     );
 
-    let mut waiting = Command::new(env!("CARGO_BIN_EXE_kc"))
-        .args(["wait", &id, "--json", "--server", &app.address])
-        .env("XDG_CONFIG_HOME", waiter.home.path())
-        .env_remove("KC_TOKEN")
+    let mut waiting = waiter
+        .command(&["wait", &id, "--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -378,4 +415,259 @@ async fn kc_hints_talks_gives_time_and_exports() {
         .iter()
         .any(|logged| logged["event"]["text"] == "good luck");
     assert!(said, "the talk is in the export");
+}
+
+/// Registers `name` with kc.
+pub(crate) async fn registered(kc: &Kc, name: &str) {
+    let ran = kc.run(&["register", name], "correct horse battery\n").await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+}
+
+/// The account's commands: a seek paired with another's, listed, and one withdrawn; vacation
+/// days, a vacation taken and ended; a token for scripts printed once, used through
+/// `KC_TOKEN`, listed without its secret and revoked; a replay and an export that
+/// `kc verify` accepts, and refuses once a byte of it is changed.
+#[tokio::test]
+async fn kc_seeks_goes_away_makes_tokens_replays_and_verifies() {
+    let app = spawn_app().await;
+    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
+    registered(&maya, "maya").await;
+    registered(&leo, "leo").await;
+
+    let open = maya
+        .json(&["seek", "--preset", "standard", "--seats", "2"])
+        .await;
+    assert_eq!(open["status"], "open", "{open}");
+    let paired = leo.ok(&["seek", "--seats", "2"]).await;
+    assert!(
+        paired.contains("matched") && paired.contains("→ match "),
+        "{paired}"
+    );
+    let match_id = paired.trim().rsplit(' ').next().unwrap().to_owned();
+    let listed = maya.ok(&["seek", "--list"]).await;
+    assert!(listed.contains(&match_id), "{listed}");
+    let other = maya.json(&["seek", "--preset", "foundations"]).await;
+    let withdrawn = maya
+        .json(&["seek", "--cancel", other["id"].as_str().unwrap()])
+        .await;
+    assert_eq!(withdrawn["status"], "cancelled");
+
+    let days = maya.ok(&["vacation"]).await;
+    assert!(days.starts_with("Not on vacation; "), "{days}");
+    let away = maya.json(&["vacation", "--days", "2"]).await;
+    assert!(away["vacation"]["until"].is_string(), "{away}");
+    let back = maya.ok(&["vacation", "--end"]).await;
+    assert!(back.starts_with("Not on vacation; "), "{back}");
+
+    let created = maya
+        .run(
+            &["token", "create", "--name", "bot", "--scope", "read,play"],
+            "",
+        )
+        .await;
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    let token = created.stdout.trim().to_owned();
+    assert!(token.starts_with("kcp_"), "{}", created.stdout);
+    assert!(
+        created.stderr.contains("shown this once"),
+        "{}",
+        created.stderr
+    );
+    let listed = maya.ok(&["token", "list"]).await;
+    assert!(
+        listed.contains("read,play") || listed.contains("play,read"),
+        "{listed}"
+    );
+    assert!(!listed.contains(&token), "a listed token hides its secret");
+    let by_token = |token: &str| {
+        let mut command = leo.command(&["matches", "--json"]);
+        command.env("KC_TOKEN", token);
+        command
+    };
+    let mine = ran(by_token(&token), "").await;
+    assert_eq!(mine.code, 0, "{}", mine.stderr);
+    assert!(
+        mine.stdout.contains(&match_id),
+        "KC_TOKEN is maya's: {}",
+        mine.stdout
+    );
+    let id = maya.json(&["token", "list"]).await["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|listed| listed["name"] == "bot")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(maya.ok(&["token", "revoke", &id]).await.contains("revoked"));
+    let revoked = ran(by_token(&token), "").await;
+    assert_eq!(revoked.code, 1, "{}", revoked.stderr);
+    assert!(
+        revoked.stderr.starts_with("kc: invalid_token: "),
+        "{}",
+        revoked.stderr
+    );
+
+    maya.ok(&["resign", &match_id]).await;
+    let replayed = maya.ok(&["replay", &match_id, "--at", "1"]).await;
+    assert!(replayed.contains("version 1"), "{replayed}");
+    let whole = leo.json(&["replay", &match_id]).await;
+    assert!(
+        whole["all_hands"].is_array() && whole["status"] == "finished",
+        "{whole}"
+    );
+    let file = maya.home.path().join("match.json");
+    std::fs::write(&file, maya.ok(&["export", &match_id]).await).unwrap();
+    let file = file.to_str().unwrap();
+    let checked = maya.run(&["verify", file], "").await;
+    assert_eq!(checked.code, 0, "{}{}", checked.stdout, checked.stderr);
+    let text = std::fs::read_to_string(file).unwrap();
+    std::fs::write(file, text.replacen("\"seat\": 0", "\"seat\": 1", 1)).unwrap();
+    let refused = maya.run(&["verify", file], "").await;
+    assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        refused.stderr.contains("kc: export_invalid: "),
+        "{}",
+        refused.stderr
+    );
+}
+
+/// A move whose answer is lost with its connection (the server played it) is sent again
+/// with the same idempotency key: kc says it was played, and it was played once.
+#[tokio::test]
+async fn a_retried_kc_play_after_a_killed_connection_plays_once() {
+    let app = spawn_app().await;
+    let proxy = CuttingProxy::start(&app.address).await;
+    let kc = Kc::through(&proxy.address);
+    registered(&kc, "maya").await;
+    let id = kc.json(&["new", "--seats", "2", "--bot", "basic"]).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let before = loop {
+        let view = kc.json(&["show", &id]).await;
+        if view["turn"] == view["your_seat"] {
+            break view;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    let first = before["legal_actions"][0].clone();
+    let legal = kc.ok(&["legal", &id]).await;
+    let words: Vec<&str> = legal.lines().next().unwrap().split(' ').collect();
+    let mut args = vec![words[0], id.as_str()];
+    args.extend(&words[1..]);
+    proxy.drop_answer_of(&format!("POST /v1/matches/{id}/moves"));
+    let played = kc.run(&args, "").await;
+    assert!(
+        proxy.dropped_an_answer(),
+        "the proxy cut the move's answer: {}",
+        played.stderr
+    );
+    assert_eq!(played.code, 0, "{}", played.stderr);
+
+    let token = kc_login(&kc)["access_token"].as_str().unwrap().to_owned();
+    let feed: Value = app
+        .client
+        .get(format!("{}/v1/matches/{id}/events", app.address))
+        .query(&[("after", before["version"].to_string())])
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mine = before["your_seat"].clone();
+    let acts = |kind: &str| {
+        feed["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|logged| logged["event"]["type"] == kind && logged["event"]["seat"] == mine)
+            .count()
+    };
+    match first["type"].as_str().unwrap() {
+        "play" => assert_eq!(acts("card_played"), 1, "{feed}"),
+        "move" => assert_eq!(acts("pile_moved"), 1, "{feed}"),
+        _ => assert_eq!(acts("turn_ended"), 1, "{feed}"),
+    }
+}
+
+/// `kc wait` waits on across a server restart: the connection cut, the address refusing,
+/// then another server process at the same address; the other player's move made there
+/// ends the wait (its time printed, not judged: the bound only catches a hang).
+#[tokio::test]
+async fn kc_wait_waits_across_a_server_restart() {
+    let app = spawn_app().await;
+    let proxy = CuttingProxy::start(&app.address).await;
+    let (maya, leo) = (Kc::through(&proxy.address), Kc::through(&proxy.address));
+    registered(&maya, "maya").await;
+    registered(&leo, "leo").await;
+    let id = maya.json(&["new", "--seats", "2"]).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    leo.ok(&["join", &id]).await;
+    let view = maya.json(&["show", &id]).await;
+    let (mover, waiter) = if view["turn"] == view["your_seat"] {
+        (&maya, &leo)
+    } else {
+        (&leo, &maya)
+    };
+    let mut waiting = waiter
+        .command(&["wait", &id, "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert!(waiting.try_wait().unwrap().is_none(), "kc wait waits");
+
+    // The restart: every connection cut, the address refusing a while, then a new process.
+    proxy.refuse(true);
+    proxy.cut_all();
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    let (_, restarted) = start(app.settings.clone()).await;
+    proxy.point_at(&restarted);
+    proxy.refuse(false);
+    // Once kc wait holds a stream again (it says so on stderr), the other player moves there.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert!(waiting.try_wait().unwrap().is_none(), "kc wait waits on");
+    let moved_at = std::time::Instant::now();
+    let ended = mover.run(&["end", &id], "").await;
+    assert_eq!(ended.code, 0, "{}", ended.stderr);
+    let output = tokio::task::spawn_blocking(move || {
+        for _ in 0..600 {
+            if waiting.try_wait().unwrap().is_some() {
+                return waiting.wait_with_output().unwrap();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        waiting.kill().unwrap();
+        let output = waiting.wait_with_output().unwrap();
+        panic!(
+            "kc wait did not return after the restart and the move: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    })
+    .await
+    .unwrap();
+    eprintln!(
+        "kc wait returned {} ms after the move, across the restart",
+        moved_at.elapsed().as_millis()
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let told: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(told["match_id"], id.as_str());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("trying again") || said.contains("opening it again"),
+        "{said}"
+    );
 }

@@ -30,6 +30,9 @@ pub struct Api {
     pub base: String,
     /// `KC_TOKEN`, which wins over a login.
     env_token: Option<String>,
+    /// `KC_TRACE`: a file every request is noted in (a line of JSON each: its method, path,
+    /// and the names of its query parameters and headers; never a value, so no token).
+    trace: Option<std::path::PathBuf>,
 }
 
 /// An answer read whole: its status, content type and body.
@@ -67,7 +70,13 @@ impl Api {
             name: name.to_owned(),
             base,
             env_token,
+            trace: std::env::var_os("KC_TRACE").map(Into::into),
         })
+    }
+
+    /// Whether `KC_TOKEN` is used (then no login is asked for).
+    pub fn has_env_token(&self) -> bool {
+        self.env_token.is_some()
     }
 
     /// The login held for this server.
@@ -98,6 +107,8 @@ impl Api {
         path: &str,
         query: Vec<(&str, String)>,
     ) -> Result<reqwest::Response, Failure> {
+        let names: Vec<&str> = query.iter().map(|(name, _)| *name).collect();
+        self.note(&Method::GET, path, &names, &["accept"]);
         let response = self
             .http
             .get(format!("{}{path}", self.base))
@@ -147,6 +158,10 @@ impl Api {
         call: &Call<'_>,
         token: Option<&str>,
     ) -> Result<Answer, Failure> {
+        let query: Vec<&str> = call.query.iter().map(|(name, _)| *name).collect();
+        let mut headers: Vec<&str> = call.headers.iter().map(|(name, _)| *name).collect();
+        headers.push("accept");
+        self.note(method, path, &query, &headers);
         let mut request = self
             .http
             .request(method.clone(), format!("{}{path}", self.base))
@@ -170,6 +185,23 @@ impl Api {
             .await
             .map_err(|error| self.unreachable(&error))?;
         self.taken(response).await
+    }
+
+    /// Notes a request in the `KC_TRACE` file, if one is named.
+    fn note(&self, method: &Method, path: &str, query: &[&str], headers: &[&str]) {
+        let Some(file) = &self.trace else { return };
+        let line =
+            json!({"method": method.as_str(), "path": path, "query": query, "headers": headers});
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .and_then(|mut file| {
+                std::io::Write::write_all(&mut file, format!("{line}\n").as_bytes())
+            });
+        if let Err(error) = written {
+            eprintln!("kc: KC_TRACE {}: {error}", file.display());
+        }
     }
 
     /// An answer read whole: its status, content type and body.

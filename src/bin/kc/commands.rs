@@ -22,7 +22,8 @@ pub struct Out {
 }
 
 impl Out {
-    fn print(self, value: &Value, words: impl FnOnce() -> String) {
+    /// Prints `value` as JSON with `--json`, else the words.
+    pub fn print(self, value: &Value, words: impl FnOnce() -> String) {
         if self.json {
             println!(
                 "{}",
@@ -76,7 +77,7 @@ pub async fn login(api: &mut Api, username: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-async fn log_in(api: &mut Api, username: &str, password: &str) -> Result<(), Failure> {
+pub async fn log_in(api: &mut Api, username: &str, password: &str) -> Result<(), Failure> {
     let call = Call {
         body: Some(json!({"username": username, "password": password})),
         anonymous: true,
@@ -259,6 +260,23 @@ async fn print_table(api: &mut Api, out: Out, id: &str, view: &Value) -> Result<
     Ok(())
 }
 
+/// `kc replay MATCH [--at N]`: the table after event `N` (the last by default): my seat's
+/// view while the match runs, every hand once it has ended.
+pub async fn replay(api: &mut Api, out: Out, id: &str, at: Option<i64>) -> Result<(), Failure> {
+    let at = match at {
+        Some(at) => at,
+        None => get_about(api, id, "").await?["version"]
+            .as_i64()
+            .unwrap_or(0),
+    };
+    let call = Call {
+        query: vec![("at", at.to_string())],
+        ..Call::default()
+    };
+    let view = api.get(&match_path(id, "replay")?, call).await?;
+    print_table(api, out, id, &view).await
+}
+
 /// `kc legal MATCH`: one action a line, as the words that take it (`play 7H N`).
 pub async fn legal(api: &mut Api, out: Out, id: &str) -> Result<(), Failure> {
     let view = view(api, id).await?;
@@ -278,11 +296,24 @@ const RESENDS: u32 = 3;
 /// after a lost answer is played once (the server answers the first answer again).
 pub async fn act(api: &mut Api, out: Out, id: &str, action: Value) -> Result<(), Failure> {
     let seen = view(api, id).await?;
+    let answer = send_move(api, id, &seen["version"], action).await?;
+    print_table(api, out, id, &answer).await
+}
+
+/// `POST /v1/matches/{id}/moves` with `expected_version` and one idempotency key for every
+/// try: a connection lost before the answer is tried again (up to [`RESENDS`] times), and the
+/// server plays the move once. The view after the move.
+pub async fn send_move(
+    api: &mut Api,
+    id: &str,
+    version: &Value,
+    action: Value,
+) -> Result<Value, Failure> {
     let key = idempotency_key()?;
     let path = match_path(id, "moves")?;
-    let body = json!({"expected_version": seen["version"], "action": action});
+    let body = json!({"expected_version": version, "action": action});
     let mut tries = 0;
-    let answer = loop {
+    loop {
         let call = Call {
             body: Some(body.clone()),
             headers: vec![("idempotency-key", key.clone())],
@@ -293,10 +324,9 @@ pub async fn act(api: &mut Api, out: Out, id: &str, action: Value) -> Result<(),
                 tries += 1;
                 tokio::time::sleep(Duration::from_millis(500 * u64::from(tries))).await;
             }
-            other => break other?,
+            other => return other,
         }
-    };
-    print_table(api, out, id, &answer).await
+    }
 }
 
 /// `kc hint MATCH`: what the expert bot would play in my place, and why.
@@ -358,17 +388,22 @@ pub async fn export(api: &mut Api, id: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-async fn view(api: &mut Api, id: &str) -> Result<Value, Failure> {
+pub async fn view(api: &mut Api, id: &str) -> Result<Value, Failure> {
     get_about(api, id, "view").await
 }
 
 /// `GET /v1/matches/{id}/{what}` (`what` empty: the match's summary).
-async fn get_about(api: &mut Api, id: &str, what: &str) -> Result<Value, Failure> {
+pub async fn get_about(api: &mut Api, id: &str, what: &str) -> Result<Value, Failure> {
     api.get(&match_path(id, what)?, Call::default()).await
 }
 
 /// `POST /v1/matches/{id}/{what}` with a JSON body.
-async fn post_about(api: &mut Api, id: &str, what: &str, body: Value) -> Result<Value, Failure> {
+pub async fn post_about(
+    api: &mut Api,
+    id: &str,
+    what: &str,
+    body: Value,
+) -> Result<Value, Failure> {
     let call = Call {
         body: Some(body),
         ..Call::default()
@@ -377,7 +412,7 @@ async fn post_about(api: &mut Api, id: &str, what: &str, body: Value) -> Result<
 }
 
 /// The path of `what` of match `id`.
-fn match_path(id: &str, what: &str) -> Result<String, Failure> {
+pub fn match_path(id: &str, what: &str) -> Result<String, Failure> {
     let id = segment(id)?;
     Ok(if what.is_empty() {
         format!("/v1/matches/{id}")
@@ -388,7 +423,7 @@ fn match_path(id: &str, what: &str) -> Result<String, Failure> {
 
 /// A match id as a path segment: only what an id may hold, so that no argument can reach
 /// another path of the API.
-fn segment(id: &str) -> Result<&str, Failure> {
+pub fn segment(id: &str) -> Result<&str, Failure> {
     let fits = !id.is_empty()
         && id.len() <= 64
         && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');

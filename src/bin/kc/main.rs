@@ -6,16 +6,24 @@
 //! - `config.rs`: the servers and the logins held for them (owner-only file);
 //! - `api.rs`: calls, tokens renewed with the API's rotation, problems read;
 //! - `commands.rs`: what each command asks the server and prints;
+//! - `account.rs`: `kc seek`, `kc vacation`, `kc token`, `kc verify`;
 //! - `wait.rs`: `kc wait`, on the account stream;
+//! - `sse.rs`: a stream of Server-Sent Events, opened with a ticket and read event by event;
+//! - `tui/`: the full-screen table (`kc` alone, or `kc tui`);
+//! - `words.rs`: a match's log in sentences;
 //! - `table.rs`: a view drawn in text;
 //! - `failure.rs`: why a command failed, and its exit code.
 
+mod account;
 mod api;
 mod commands;
 mod config;
 mod failure;
+mod sse;
 mod table;
+mod tui;
 mod wait;
+mod words;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -27,8 +35,9 @@ use crate::failure::Failure;
 struct Cli {
     #[command(flatten)]
     global: Global,
+    /// Without a command: the full-screen table (`kc tui`).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 /// What every command takes.
@@ -167,6 +176,31 @@ enum Command {
         /// The match.
         r#match: String,
     },
+    /// The table after event N (`--at`, the last by default); every hand once it has ended.
+    Replay {
+        /// The match.
+        r#match: String,
+        /// The event to show the table after.
+        #[arg(long)]
+        at: Option<i64>,
+    },
+    /// Check an export offline with the server binary's own `verify` (`kc export` wrote it).
+    Verify {
+        /// The export's file.
+        file: String,
+    },
+    /// Look for a table with players of my kind (quick pairing); `--list`, `--cancel SEEK`.
+    Seek(account::Seek),
+    /// My vacation days; `--days N` or `--until WHEN` to go away, `--end` to come back.
+    Vacation(account::Vacation),
+    /// Tokens for scripts and bots: `create --scope read,play`, `list`, `revoke ID`.
+    #[command(subcommand)]
+    Token(account::Token),
+    /// The full-screen table: the lobby, or this match.
+    Tui {
+        /// A match to open at once.
+        r#match: Option<String>,
+    },
     /// Wait until it is my turn (in any match, or in this one); print the match and exit 0.
     Wait {
         /// Only this match.
@@ -196,7 +230,10 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             ascii: global.ascii,
         },
     };
-    match cli.command {
+    let Some(command) = cli.command else {
+        return tui::run(&mut api, out.style, None).await;
+    };
+    match command {
         Command::Register { username } => commands::register(&mut api, &username).await,
         Command::Login { username } => commands::login(&mut api, &username).await,
         Command::Logout => commands::logout(&mut api).await,
@@ -258,6 +295,12 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             commands::invite(&mut api, out, &r#match, &username).await
         }
         Command::Export { r#match } => commands::export(&mut api, &r#match).await,
+        Command::Replay { r#match, at } => commands::replay(&mut api, out, &r#match, at).await,
+        Command::Verify { file } => account::verify(&file),
+        Command::Seek(seek) => account::seek(&mut api, out, seek).await,
+        Command::Vacation(vacation) => account::vacation(&mut api, out, vacation).await,
+        Command::Token(token) => account::token(&mut api, out, token).await,
+        Command::Tui { r#match } => tui::run(&mut api, out.style, r#match).await,
         Command::Wait { r#match } => wait::wait(&mut api, out, r#match.as_deref()).await,
     }
 }
