@@ -671,3 +671,60 @@ async fn kc_wait_waits_across_a_server_restart() {
         "{said}"
     );
 }
+
+/// `kc wait --deadline-near` waits while my turn has time, and returns once a tenth of it is
+/// left (the server's clock moved on: its reminder comes on the account stream).
+#[tokio::test]
+async fn kc_wait_deadline_near_returns_when_a_tenth_of_the_turn_is_left() {
+    let app = spawn_app().await;
+    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
+    registered(&maya, "maya").await;
+    registered(&leo, "leo").await;
+    let id = maya
+        .json(&["new", "--seats", "2", "--clock", "fast_5m"])
+        .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    leo.ok(&["join", &id]).await;
+    let view = maya.json(&["show", &id]).await;
+    let mover = if view["turn"] == view["your_seat"] {
+        &maya
+    } else {
+        &leo
+    };
+    let mut waiting = mover
+        .command(&["wait", "--deadline-near", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    assert!(
+        waiting.try_wait().unwrap().is_none(),
+        "my turn has its time: kc wait --deadline-near waits"
+    );
+    // 815 of the 900 s the turn may take (300 s and a bank of 600 s) gone: 85 s left, less
+    // than a tenth.
+    app.clock.advance(815);
+    let output = tokio::task::spawn_blocking(move || {
+        for _ in 0..600 {
+            if waiting.try_wait().unwrap().is_some() {
+                return waiting.wait_with_output().unwrap();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        waiting.kill().unwrap();
+        panic!("kc wait --deadline-near did not return");
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let told: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(told["match_id"], id.as_str());
+}

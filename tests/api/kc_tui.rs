@@ -429,3 +429,117 @@ fn keep_screen(name: &str, screen: &str) {
     let path = format!("{}/docs/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::write(path, screen).expect("the screen is written");
 }
+
+/// The time left to the seat to move, as the header shows it (`4m 58s left`).
+fn time_left_shown(screen: &str) -> Option<String> {
+    let header = screen.lines().next()?;
+    header
+        .split(" · ")
+        .find(|part| part.ends_with(" left"))
+        .map(str::to_owned)
+}
+
+/// The lobby follows my matches live (the other player's move makes the row say `your
+/// turn`); a table with a clock counts down; a hint is marked among the legal actions; talk
+/// shows in the log; the replay's scrubber moves with the arrow keys; and an expired login
+/// is met by a prompt on the screen, after which the table goes on.
+#[tokio::test]
+async fn the_lobby_is_live_clocks_count_down_and_an_expired_login_is_asked_for() {
+    let app = spawn_app().await;
+    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
+    registered(&maya, "maya").await;
+    registered(&leo, "leo").await;
+    let id = maya.json(&["new", "--seats", "2"]).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    leo.ok(&["join", &id]).await;
+    let view = maya.json(&["show", &id]).await;
+    if view["turn"] == view["your_seat"] {
+        maya.ok(&["end", &id]).await;
+    }
+
+    // The login held has expired and its refresh token is refused.
+    let config = maya.config();
+    let mut held: Value = serde_json::from_slice(&std::fs::read(&config).unwrap()).unwrap();
+    held["servers"]["default"]["login"]["access_expires_at"] = 0.into();
+    held["servers"]["default"]["login"]["refresh_token"] = "revoked".into();
+    std::fs::write(&config, held.to_string()).unwrap();
+
+    let Some(tui) = Tmux::start(&maya, 80, 24, &[]) else {
+        return;
+    };
+    tui.line("kc");
+    let asked = tui
+        .until("the login prompt", |screen| screen.contains("Log in to"))
+        .await;
+    assert!(asked.contains("login_expired"), "{asked}");
+    assert!(asked.contains("maya"), "the name is kept: {asked}");
+    tui.tmux(&["send-keys", "-t", "kc", "-l", "correct horse battery"]);
+    tui.keys(&["Enter"]);
+    tui.until("the lobby after the login", |screen| {
+        screen.contains("Logged in as maya") && screen.contains("playing")
+    })
+    .await;
+
+    leo.ok(&["end", &id]).await;
+    tui.until("my turn in the lobby, live", |screen| {
+        screen.contains("your turn")
+    })
+    .await;
+
+    tui.line("new standard 2 basic fast_5m");
+    let first = tui
+        .until("my turn at the clocked table", |screen| {
+            screen
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .contains("your turn")
+                && time_left_shown(screen).is_some()
+        })
+        .await;
+    let before = time_left_shown(&first).unwrap();
+    tokio::time::sleep(Duration::from_millis(2200)).await;
+    let after = time_left_shown(&tui.screen()).unwrap();
+    assert_ne!(before, after, "the clock counts down");
+
+    tui.line("hint");
+    tui.until("the hint", |screen| {
+        screen.contains("Hint: ") && screen.contains("← hint")
+    })
+    .await;
+    tui.line("talk good luck");
+    tui.until("the talk in the log", |screen| {
+        screen.contains("You: good luck")
+    })
+    .await;
+
+    let screen = tui.screen();
+    let version = version_shown(&screen).unwrap();
+    tui.line("replay");
+    tui.until("the replay", |screen| {
+        screen.contains(" Replay ") && screen.contains(&format!("event {version} of {version}"))
+    })
+    .await;
+    tui.keys(&["Left"]);
+    tui.until("a step back", |screen| {
+        screen.contains(&format!("event {} of {version}", version - 1))
+    })
+    .await;
+    tui.keys(&["Home"]);
+    let dealt = tui
+        .until("the start", |screen| {
+            screen.contains(&format!("event 0 of {version}"))
+        })
+        .await;
+    assert!(
+        !dealt.contains("You: good luck"),
+        "the log stops at the replay's event"
+    );
+    tui.keys(&["Escape"]);
+    tui.until("the live table again", |screen| screen.contains(" Table "))
+        .await;
+    tui.keys(&["C-c"]);
+    terminal_is_sane(&tui).await;
+}

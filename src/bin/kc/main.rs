@@ -205,6 +205,9 @@ enum Command {
     Wait {
         /// Only this match.
         r#match: Option<String>,
+        /// Wait instead until a turn of mine has a tenth of its time left.
+        #[arg(long)]
+        deadline_near: bool,
     },
 }
 
@@ -301,6 +304,16 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Vacation(vacation) => account::vacation(&mut api, out, vacation).await,
         Command::Token(token) => account::token(&mut api, out, token).await,
         Command::Tui { r#match } => tui::run(&mut api, out.style, r#match).await,
-        Command::Wait { r#match } => wait::wait(&mut api, out, r#match.as_deref()).await,
+        Command::Wait {
+            r#match,
+            deadline_near,
+        } => {
+            let until = if deadline_near {
+                wait::Until::DeadlineNear
+            } else {
+                wait::Until::MyTurn
+            };
+            wait::wait(&mut api, out, r#match.as_deref(), until).await
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! `kc wait [MATCH]`: blocks until it is my turn (in any match, or in one), then prints that
-//! match and exits 0, so that `while kc wait; do …; done` is a bot's loop. It listens to the
+//! `kc wait [MATCH] [--deadline-near]`: blocks until it is my turn (in any match, or in one),
+//! or with `--deadline-near` until a turn of mine has a tenth of its time left, then prints
+//! that match and exits 0, so that `while kc wait; do …; done` is a bot's loop. It listens to the
 //! account stream (`GET /v1/me/stream`) opened with a single-use stream ticket; a dropped
 //! connection, a silent one or a server restarting is met by a new ticket and the stream
 //! resumed after the last notification seen, so nothing that came meanwhile is missed.
@@ -23,8 +24,32 @@ const LOOK_AGAIN: Duration = Duration::from_secs(5);
 /// Longest pause between two tries to reach a server that does not answer.
 const LONGEST_PAUSE: Duration = Duration::from_secs(5);
 
-/// Waits for my turn in `target` (or any match); prints the match.
-pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), Failure> {
+/// What `kc wait` waits for.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Until {
+    /// My turn (`your_turn`).
+    MyTurn,
+    /// A turn of mine with a tenth of its time left (`deadline_near`).
+    DeadlineNear,
+}
+
+impl Until {
+    /// The notification that says it.
+    fn kind(self) -> &'static str {
+        match self {
+            Until::MyTurn => "your_turn",
+            Until::DeadlineNear => "deadline_near",
+        }
+    }
+}
+
+/// Waits for `until` in `target` (or any match); prints the match.
+pub async fn wait(
+    api: &mut Api,
+    out: Out,
+    target: Option<&str>,
+    until: Until,
+) -> Result<(), Failure> {
     // The newest notification first, then the inbox, then the stream from after that
     // notification: a turn that comes at any moment is in the inbox or on the stream.
     let newest = api
@@ -38,7 +63,7 @@ pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), F
         .await?["newest"]
         .as_i64()
         .unwrap_or(0);
-    if let Some(waiting) = waiting_now(api, target).await? {
+    if let Some(waiting) = waiting_now(api, target, until).await? {
         return print(out, &waiting);
     }
     let mut last_seen = newest.to_string();
@@ -65,7 +90,7 @@ pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), F
             let Ok(next) = tokio::time::timeout(LOOK_AGAIN, stream.next()).await else {
                 // A quiet while: the inbox again, in case a turn came that the stream did not
                 // tell; a stream silent past its keep-alives is opened again.
-                if let Some(waiting) = waiting_now(api, target).await? {
+                if let Some(waiting) = waiting_now(api, target, until).await? {
                     return print(out, &waiting);
                 }
                 quiet += LOOK_AGAIN;
@@ -80,7 +105,7 @@ pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), F
             if let Some(id) = &event.id {
                 last_seen.clone_from(id);
             }
-            if event.kind != "your_turn" {
+            if event.kind != until.kind() {
                 continue;
             }
             // The stream's data is the notification: its envelope, the turn in its `data`.
@@ -100,13 +125,19 @@ pub async fn wait(api: &mut Api, out: Out, target: Option<&str>) -> Result<(), F
     }
 }
 
-/// A match waiting for my move now, if any (the one asked for, or the inbox's first).
-async fn waiting_now(api: &mut Api, target: Option<&str>) -> Result<Option<Value>, Failure> {
+/// A match waiting for my move now, if any (the one asked for, or the inbox's first); for
+/// `DeadlineNear`, one whose turn has a tenth of its time left or less.
+async fn waiting_now(
+    api: &mut Api,
+    target: Option<&str>,
+    until: Until,
+) -> Result<Option<Value>, Failure> {
     let inbox = commands::my_matches(api, true).await?;
     let found = inbox["matches"]
         .as_array()
         .into_iter()
         .flatten()
+        .filter(|summary| until == Until::MyTurn || deadline_near(summary))
         .find(|summary| target.is_none_or(|target| summary["id"].as_str() == Some(target)));
     Ok(found.map(|summary| {
         serde_json::json!({
@@ -115,6 +146,27 @@ async fn waiting_now(api: &mut Api, target: Option<&str>) -> Result<Option<Value
             "deadline": summary["clock"]["deadline"],
         })
     }))
+}
+
+/// Whether the turn of a match (`MatchSummary`) has a tenth of its time left or less: of the
+/// turn's time and the seat's bank, as the server reckons its `deadline_near` reminder.
+fn deadline_near(summary: &Value) -> bool {
+    let clock = &summary["clock"];
+    let (Some(deadline), Some(turn)) = (clock["deadline"].as_str(), clock["turn_seconds"].as_i64())
+    else {
+        return false;
+    };
+    let bank = summary["turn"]
+        .as_u64()
+        .and_then(|seat| clock["banks"][seat as usize].as_i64())
+        .or_else(|| clock["bank_seconds"].as_i64())
+        .unwrap_or(0);
+    let Ok(at) =
+        time::OffsetDateTime::parse(deadline, &time::format_description::well_known::Rfc3339)
+    else {
+        return false;
+    };
+    at.unix_timestamp() - crate::api::now() <= (turn + bank) / 10
 }
 
 /// Prints the match whose turn came: its id (and deadline), or with `--json` what the

@@ -96,7 +96,7 @@ pub enum Intent {
     Open(String),
     /// Take a seat at a match, then open it.
     Join(String),
-    /// Create a match with these words (`[preset] [seats] [bot levels…]`), then open it.
+    /// Create a match with these words (`[preset] [seats] [bot levels…] [clock]`), then open it.
     New(Vec<String>),
     /// Play this action (one of the view's `legal_actions`).
     Act(Value),
@@ -210,7 +210,7 @@ impl App {
         }
         let Screen::Table(table) = &mut self.screen else {
             self.status = format!(
-                "`{line}`: in the lobby, type `new [preset] [seats] [bots…]`, `join ID`, \
+                "`{line}`: in the lobby, type `new [preset] [seats] [bots…] [clock]`, `join ID`, \
                  `open ID` or `quit`"
             );
             return Intent::Nothing;

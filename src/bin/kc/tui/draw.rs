@@ -96,7 +96,7 @@ pub fn draw(frame: &mut Frame, app: &App, look: Look, now: i64) {
 fn help(screen: &Screen) -> &'static str {
     match screen {
         Screen::Lobby(_) => {
-            "↑↓ Enter: open or join · type: new [preset] [seats] [bots…] · join ID · quit"
+            "↑↓ Enter: open/join · new [preset] [seats] [bots] [clock] · join ID · quit"
         }
         Screen::Table(table) if table.replay.is_some() => {
             "replay: ←→ one event · PgUp PgDn ten · Home End · Esc back to the table"

@@ -252,17 +252,21 @@ fn full_id(app: &App, typed: &str) -> String {
     typed.to_owned()
 }
 
-/// `new [preset] [seats] [bot levels…]` as a new match's request: a two-seat standard table
-/// against the basic bot when nothing is said.
+/// `new [preset] [seats] [bot levels…] [clock]` as a new match's request: a two-seat
+/// standard table against the basic bot when nothing is said. A clock is named as the API
+/// names it (`fast_5m`, `correspondence_1d`: the words with `_`; presets have `-`).
 fn new_match(words: &[String]) -> Result<Value, Failure> {
     let mut preset = "standard".to_owned();
     let mut seats: Option<u8> = None;
     let mut bots = Vec::new();
+    let mut clock = None;
     for word in words {
         if let Ok(count) = word.parse::<u8>() {
             seats = Some(count);
         } else if ["random", "basic", "expert"].contains(&word.as_str()) {
             bots.push(json!({"level": word}));
+        } else if word.contains('_') {
+            clock = Some(word.clone());
         } else {
             preset = word.clone();
         }
@@ -274,7 +278,11 @@ fn new_match(words: &[String]) -> Result<Value, Failure> {
     if seats < 2 {
         return Err(Failure::Usage("a table has two seats or more".into()));
     }
-    Ok(json!({"seats": seats, "rules": {"preset": preset}, "bots": bots}))
+    let mut body = json!({"seats": seats, "rules": {"preset": preset}, "bots": bots});
+    if let Some(clock) = clock {
+        body["clock"] = clock.into();
+    }
+    Ok(body)
 }
 
 /// Opens match `id`: its view, its summary and its log so far, then its stream.
