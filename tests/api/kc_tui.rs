@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::helpers::spawn_app;
-use crate::kc::{Kc, kc_login, registered};
+use crate::kc::{Kc, kc_login, pass_until_turn_of, registered};
 
 /// One tmux server of the test's own (its socket in a temporary directory), one session.
 struct Tmux {
@@ -163,7 +163,8 @@ async fn terminal_is_sane(tmux: &Tmux) {
         screen.lines().rev().find(|line| !line.trim().is_empty()) == Some("$")
     })
     .await;
-    tmux.line("clear; stty -a | tr ';' '\\n' | grep -o -w -e '-*icanon' -e '-*echo' | sort -u | tr '\\n' ' '; echo =END");
+    // The marker is written so that the typed line, wrapped, never shows it whole.
+    tmux.line("clear; stty -a | tr ';' '\\n' | grep -o -w -e '-*icanon' -e '-*echo' | sort -u | tr '\\n' ' '; echo '=EN''D'");
     let answer = |screen: &str| {
         screen
             .lines()
@@ -454,10 +455,9 @@ async fn the_lobby_is_live_clocks_count_down_and_an_expired_login_is_asked_for()
         .unwrap()
         .to_owned();
     leo.ok(&["join", &id]).await;
-    let view = maya.json(&["show", &id]).await;
-    if view["turn"] == view["your_seat"] {
-        maya.ok(&["end", &id]).await;
-    }
+    // Leo's turn to begin with (a turn whose only action is to end it ends by itself, so the
+    // turn may come back).
+    pass_until_turn_of(&maya, &leo, &id).await;
 
     // The login held has expired and its refresh token is refused.
     let config = maya.config();
@@ -478,11 +478,15 @@ async fn the_lobby_is_live_clocks_count_down_and_an_expired_login_is_asked_for()
     tui.tmux(&["send-keys", "-t", "kc", "-l", "correct horse battery"]);
     tui.keys(&["Enter"]);
     tui.until("the lobby after the login", |screen| {
-        screen.contains("Logged in as maya") && screen.contains("playing")
+        screen.contains("Logged in as maya") && screen.contains(&id[..8])
     })
     .await;
-
-    leo.ok(&["end", &id]).await;
+    pass_until_turn_of(&maya, &leo, &id).await;
+    tui.until("the other's turn in the lobby", |screen| {
+        screen.contains("playing")
+    })
+    .await;
+    pass_until_turn_of(&leo, &maya, &id).await;
     tui.until("my turn in the lobby, live", |screen| {
         screen.contains("your turn")
     })

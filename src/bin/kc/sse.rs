@@ -2,8 +2,13 @@
 //! (`POST /v1/me/stream-tickets`), resumed after the last id seen, read event by event. Used by
 //! `kc wait` (the account stream) and by the full-screen table (a match's stream too).
 
+use std::time::Duration;
+
 use crate::api::{Api, Call};
 use crate::failure::Failure;
+
+/// How long a stream's answer may take to begin.
+const OPEN_WITHIN: Duration = Duration::from_secs(10);
 
 /// `path` (`/v1/me/stream`, `/v1/matches/{id}/stream`), opened with a new ticket and resumed
 /// after event `after`.
@@ -14,7 +19,15 @@ pub async fn open(api: &mut Api, path: &str, after: &str) -> Result<Events, Fail
         .ok_or_else(|| Failure::Local("the server's stream ticket has no `ticket`".into()))?
         .to_owned();
     let query = vec![("ticket", ticket), ("after", after.to_owned())];
-    let response = api.stream(path, query).await?;
+    // The stream's own timeout is its whole life: its answer's head gets a bound of its own,
+    // so that a server that takes the request and never answers is tried again.
+    let Ok(response) = tokio::time::timeout(OPEN_WITHIN, api.stream(path, query)).await else {
+        return Err(Failure::Unreachable {
+            server: api.base.clone(),
+            cause: format!("its stream did not open in {} s", OPEN_WITHIN.as_secs()),
+        });
+    };
+    let response = response?;
     Ok(Events {
         response,
         buffer: String::new(),

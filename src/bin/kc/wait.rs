@@ -83,6 +83,12 @@ pub async fn wait(
             }
             Err(other) => return Err(other),
         };
+        if pause > Duration::from_millis(100) {
+            eprintln!(
+                "kc: listening again on {} after event {last_seen}",
+                api.base
+            );
+        }
         pause = Duration::from_millis(100);
         let mut events = 0;
         let mut quiet = Duration::ZERO;

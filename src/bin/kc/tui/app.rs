@@ -132,6 +132,16 @@ impl App {
         }
     }
 
+    /// Whether a match that has ended is on screen.
+    pub fn on_an_ended_match(&self) -> bool {
+        match &self.screen {
+            Screen::Table(table) => {
+                matches!(table.view["status"].as_str(), Some("finished" | "aborted"))
+            }
+            Screen::Lobby(_) => false,
+        }
+    }
+
     /// What a terminal event means.
     pub fn on_event(&mut self, event: &Event) -> Intent {
         let Event::Key(key) = event else {

@@ -14,7 +14,7 @@ mod draw;
 
 use std::time::Duration;
 
-use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyModifiers};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -89,7 +89,10 @@ async fn run_loop(
                 }
             }
             _ = tick.tick() => {
-                if live.closed_since.is_some_and(|since| since.elapsed() >= REOPEN_AFTER) {
+                // A closed stream is opened again, but not a finished match's: nothing more
+                // will come on it.
+                let closed = live.closed_since.is_some_and(|since| since.elapsed() >= REOPEN_AFTER);
+                if closed && !app.on_an_ended_match() {
                     follow(api, app, live).await;
                 }
             }
@@ -352,8 +355,22 @@ async fn read_lobby(api: &mut Api, lobby: &mut Lobby) -> Result<(), Failure> {
     Ok(())
 }
 
+/// How often, and how far apart, a view older than the log the stream brought is read again.
+const VIEW_BEHIND_TRIES: u32 = 10;
+const VIEW_BEHIND_PAUSE: Duration = Duration::from_millis(100);
+
 async fn read_table(api: &mut Api, table: &mut Table, live: &mut Live) -> Result<(), Failure> {
-    let view = commands::view(api, &table.id).await?;
+    // The stream may tell an event a moment before a view shows it (seen under load with a
+    // bot's turn): the view is read again until it has caught up, a second at most.
+    let streamed = table.log.last().map_or(0, |(seq, _)| *seq);
+    let mut view = commands::view(api, &table.id).await?;
+    for _ in 0..VIEW_BEHIND_TRIES {
+        if view["version"].as_i64().unwrap_or(0) >= streamed {
+            break;
+        }
+        tokio::time::sleep(VIEW_BEHIND_PAUSE).await;
+        view = commands::view(api, &table.id).await?;
+    }
     if view["status"] != table.view["status"] || live.seats_changed {
         table.summary = commands::get_about(api, &table.id, "").await?;
         live.seats_changed = false;
@@ -480,11 +497,19 @@ async fn newest_notification(api: &mut Api) -> String {
     }
 }
 
-/// Keys and resizes, read on a thread of their own (crossterm's read blocks).
+/// Keys and resizes, read on a thread of their own (crossterm's read blocks). Ctrl-C leaves at
+/// once, the terminal given back, even while the loop waits for a server that does not answer.
 fn read_keys() -> mpsc::UnboundedReceiver<Event> {
     let (sender, keys) = mpsc::unbounded_channel();
     std::thread::spawn(move || {
         while let Ok(event) = event::read() {
+            if let Event::Key(key) = &event
+                && key.modifiers.contains(KeyModifiers::CONTROL)
+                && key.code == KeyCode::Char('c')
+            {
+                ratatui::restore();
+                std::process::exit(130);
+            }
             if sender.send(event).is_err() {
                 return;
             }
