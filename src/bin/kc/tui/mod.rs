@@ -29,6 +29,10 @@ use crate::table::Style;
 /// How often the screen is drawn with nothing else happening (the clocks count down).
 const TICK: Duration = Duration::from_secs(1);
 
+/// A screen with no news for this many ticks is read again (a stream can miss what a restart
+/// of the server's side loses; kc wait backs its stream the same way).
+const LOOK_AGAIN_TICKS: u32 = 10;
+
 /// A closed stream is opened again after this long.
 const REOPEN_AFTER: Duration = Duration::from_secs(2);
 
@@ -67,6 +71,7 @@ async fn run_loop(
     look: Look,
 ) -> Result<(), Failure> {
     let mut tick = tokio::time::interval(TICK);
+    let mut quiet_ticks = 0;
     loop {
         terminal.draw(app, look)?;
         tokio::select! {
@@ -79,6 +84,7 @@ async fn run_loop(
                 carry_out(api, app, live, intent).await;
             }
             Some(news) = live.news.recv() => {
+                quiet_ticks = 0;
                 // Everything that came at once, then one read of the table or the lobby.
                 let mut stale = live.take(news, app);
                 while let Ok(more) = live.news.try_recv() {
@@ -94,6 +100,12 @@ async fn run_loop(
                 let closed = live.closed_since.is_some_and(|since| since.elapsed() >= REOPEN_AFTER);
                 if closed && !app.on_an_ended_match() {
                     follow(api, app, live).await;
+                }
+                // A table quiet for a while is read again, in case the stream missed something.
+                quiet_ticks += 1;
+                if quiet_ticks >= LOOK_AGAIN_TICKS && !app.on_an_ended_match() {
+                    quiet_ticks = 0;
+                    refresh(api, app, live).await;
                 }
             }
         }
@@ -290,10 +302,13 @@ fn new_match(words: &[String]) -> Result<Value, Failure> {
 
 /// Opens match `id`: its view, its summary and its log so far, then its stream.
 async fn open(api: &mut Api, app: &mut App, live: &mut Live, id: &str) -> Result<(), Failure> {
+    // The log first: the view read after it is as new or newer, and the stream follows from
+    // the log's end (a view older than the log would stay on screen until the next event).
+    let log = read_log(api, id, 0).await?;
     let view = commands::view(api, id).await?;
     let summary = commands::get_about(api, id, "").await?;
     let mut table = Table::new(id.to_owned(), view, summary);
-    table.log = read_log(api, id, 0).await?;
+    table.log = log;
     app.screen = Screen::Table(Box::new(table));
     app.status.clear();
     follow(api, app, live).await;
