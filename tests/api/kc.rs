@@ -5,7 +5,7 @@
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
 
@@ -13,7 +13,7 @@ use kings_corner::matches::export::{MatchExport, verify};
 
 use crate::cutting_proxy::CuttingProxy;
 use crate::hardening::ServerProcess;
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::{TestApp, json_of, spawn_app};
 
 /// `kc` with its config in `home`, on `app`'s server.
 pub(crate) struct Kc {
@@ -115,6 +115,37 @@ pub(crate) async fn ran(mut command: Command, input: &str) -> Ran {
     .unwrap()
 }
 
+/// The output of `child` once it has exited; killed, and the test failed naming `what` with
+/// all it printed, if it has not after `seconds` (a bound on a hang, not a measure).
+async fn exited_within(mut child: Child, seconds: u64, what: &str) -> Output {
+    let what = what.to_owned();
+    tokio::task::spawn_blocking(move || {
+        for _ in 0..seconds * 100 {
+            if child.try_wait().unwrap().is_some() {
+                return child.wait_with_output().unwrap();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        child.kill().unwrap();
+        let output = child.wait_with_output().unwrap();
+        panic!(
+            "{what} did not return in {seconds} s: {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    })
+    .await
+    .unwrap()
+}
+
+/// Two accounts registered with kc, maya's and leo's, each with a config of its own.
+pub(crate) async fn maya_and_leo(server: &str) -> (Kc, Kc) {
+    let (maya, leo) = (Kc::through(server), Kc::through(server));
+    registered(&maya, "maya").await;
+    registered(&leo, "leo").await;
+    (maya, leo)
+}
+
 /// Every request a test's kc sent is an operation of the description (`kc_audit.rs`).
 impl Drop for Kc {
     fn drop(&mut self) {
@@ -186,15 +217,12 @@ async fn kc_plays_a_whole_match_against_a_bot() {
 
     let token = kc_login(&kc)["access_token"].as_str().unwrap().to_owned();
     let export: MatchExport = serde_json::from_value(
-        app.client
-            .get(format!("{}/v1/matches/{id}/export", app.address))
-            .bearer_auth(&token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap(),
+        json_of(
+            app.client
+                .get(format!("{}/v1/matches/{id}/export", app.address))
+                .bearer_auth(&token),
+        )
+        .await,
     )
     .unwrap();
     verify(&export).expect("the match kc played verifies");
@@ -285,11 +313,7 @@ async fn kc_says_why_it_failed_with_an_exit_code() {
 #[tokio::test]
 async fn kc_wait_returns_when_my_turn_comes() {
     let app = spawn_app().await;
-    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
-    for (kc, name) in [(&maya, "maya"), (&leo, "leo")] {
-        let ran = kc.run(&["register", name], "correct horse battery\n").await;
-        assert_eq!(ran.code, 0, "{}", ran.stderr);
-    }
+    let (maya, leo) = maya_and_leo(&app.address).await;
     let id = maya.json(&["new", "--seats", "2"]).await["id"]
         .as_str()
         .unwrap()
@@ -319,24 +343,8 @@ async fn kc_wait_returns_when_my_turn_comes() {
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     assert!(waiting.try_wait().unwrap().is_none(), "kc wait waits");
     pass_until_turn_of(mover, waiter, &id).await;
-    let output = tokio::task::spawn_blocking(move || {
-        // A bound on a hung test (the whole suite runs beside it), not a measure of speed.
-        for _ in 0..600 {
-            if waiting.try_wait().unwrap().is_some() {
-                return waiting.wait_with_output().unwrap();
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        waiting.kill().unwrap();
-        let output = waiting.wait_with_output().unwrap();
-        panic!(
-            "kc wait did not return after the move: {}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-    })
-    .await
-    .unwrap();
+    // A bound on a hung test (the whole suite runs beside it), not a measure of speed.
+    let output = exited_within(waiting, 30, "kc wait, after the move").await;
     assert_eq!(output.status.code(), Some(0));
     let told: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(told["match_id"], id.as_str());
@@ -348,11 +356,7 @@ async fn kc_wait_returns_when_my_turn_comes() {
 #[tokio::test]
 async fn kc_hints_talks_gives_time_and_exports() {
     let app = spawn_app().await;
-    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
-    for (kc, name) in [(&maya, "maya"), (&leo, "leo")] {
-        let ran = kc.run(&["register", name], "correct horse battery\n").await;
-        assert_eq!(ran.code, 0, "{}", ran.stderr);
-    }
+    let (maya, leo) = maya_and_leo(&app.address).await;
     let id = maya
         .json(&["new", "--seats", "2", "--clock", "correspondence_1d"])
         .await["id"]
@@ -444,9 +448,7 @@ pub(crate) async fn registered(kc: &Kc, name: &str) {
 #[tokio::test]
 async fn kc_seeks_goes_away_makes_tokens_replays_and_verifies() {
     let app = spawn_app().await;
-    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
-    registered(&maya, "maya").await;
-    registered(&leo, "leo").await;
+    let (maya, leo) = maya_and_leo(&app.address).await;
 
     let open = maya
         .json(&["seek", "--preset", "standard", "--seats", "2"])
@@ -585,17 +587,13 @@ async fn a_retried_kc_play_after_a_killed_connection_plays_once() {
     assert_eq!(played.code, 0, "{}", played.stderr);
 
     let token = kc_login(&kc)["access_token"].as_str().unwrap().to_owned();
-    let feed: Value = app
-        .client
-        .get(format!("{}/v1/matches/{id}/events", app.address))
-        .query(&[("after", before["version"].to_string())])
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let feed = json_of(
+        app.client
+            .get(format!("{}/v1/matches/{id}/events", app.address))
+            .query(&[("after", before["version"].to_string())])
+            .bearer_auth(&token),
+    )
+    .await;
     let mine = before["your_seat"].clone();
     let acts = |kind: &str| {
         feed["events"]
@@ -620,9 +618,7 @@ async fn a_retried_kc_play_after_a_killed_connection_plays_once() {
 async fn kc_wait_waits_across_a_server_restart() {
     let server = ServerProcess::start(&[], &[]).await;
     let proxy = CuttingProxy::start(&server.address).await;
-    let (maya, leo) = (Kc::through(&proxy.address), Kc::through(&proxy.address));
-    registered(&maya, "maya").await;
-    registered(&leo, "leo").await;
+    let (maya, leo) = maya_and_leo(&proxy.address).await;
     let id = maya.json(&["new", "--seats", "2"]).await["id"]
         .as_str()
         .unwrap()
@@ -655,22 +651,7 @@ async fn kc_wait_waits_across_a_server_restart() {
     assert!(waiting.try_wait().unwrap().is_none(), "kc wait waits on");
     let moved_at = std::time::Instant::now();
     pass_until_turn_of(mover, waiter, &id).await;
-    let output = tokio::task::spawn_blocking(move || {
-        for _ in 0..3000 {
-            if waiting.try_wait().unwrap().is_some() {
-                return waiting.wait_with_output().unwrap();
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        waiting.kill().unwrap();
-        let output = waiting.wait_with_output().unwrap();
-        panic!(
-            "kc wait did not return after the restart and the move: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    })
-    .await
-    .unwrap();
+    let output = exited_within(waiting, 30, "kc wait, after the restart and the move").await;
     eprintln!(
         "kc wait returned {} ms after the move, across the restart",
         moved_at.elapsed().as_millis()
@@ -695,9 +676,7 @@ async fn kc_wait_waits_across_a_server_restart() {
 #[tokio::test]
 async fn kc_wait_deadline_near_returns_when_a_tenth_of_the_turn_is_left() {
     let app = spawn_app().await;
-    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
-    registered(&maya, "maya").await;
-    registered(&leo, "leo").await;
+    let (maya, leo) = maya_and_leo(&app.address).await;
     let id = maya
         .json(&["new", "--seats", "2", "--clock", "fast_5m"])
         .await["id"]
@@ -725,18 +704,7 @@ async fn kc_wait_deadline_near_returns_when_a_tenth_of_the_turn_is_left() {
     // 815 of the 900 s the turn may take (300 s and a bank of 600 s) gone: 85 s left, less
     // than a tenth.
     app.clock.advance(815);
-    let output = tokio::task::spawn_blocking(move || {
-        for _ in 0..600 {
-            if waiting.try_wait().unwrap().is_some() {
-                return waiting.wait_with_output().unwrap();
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        waiting.kill().unwrap();
-        panic!("kc wait --deadline-near did not return");
-    })
-    .await
-    .unwrap();
+    let output = exited_within(waiting, 30, "kc wait --deadline-near").await;
     assert_eq!(
         output.status.code(),
         Some(0),

@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::helpers::spawn_app;
-use crate::kc::{Kc, kc_login, pass_until_turn_of, registered};
+use crate::helpers::{json_of, spawn_app};
+use crate::kc::{Kc, kc_login, maya_and_leo, pass_until_turn_of, registered};
 
 /// One tmux server of the test's own (its socket in a temporary directory), one session.
 struct Tmux {
@@ -192,9 +192,7 @@ async fn terminal_is_sane(tmux: &Tmux) {
 #[tokio::test]
 async fn a_whole_match_is_played_with_the_keyboard_and_watched() {
     let app = spawn_app().await;
-    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
-    registered(&maya, "maya").await;
-    registered(&leo, "leo").await;
+    let (maya, leo) = maya_and_leo(&app.address).await;
     let Some(player) = Tmux::start(&maya, 80, 24, &[]) else {
         return;
     };
@@ -319,17 +317,13 @@ async fn a_whole_match_is_played_with_the_keyboard_and_watched() {
     // finished match opens every hand).
     let token = kc_login(&maya)["access_token"].as_str().unwrap().to_owned();
     for (version, screen) in &seen_by_watcher {
-        let replay: Value = app
-            .client
-            .get(format!("{}/v1/matches/{id}/replay", app.address))
-            .query(&[("at", version.to_string())])
-            .bearer_auth(&token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let replay = json_of(
+            app.client
+                .get(format!("{}/v1/matches/{id}/replay", app.address))
+                .query(&[("at", version.to_string())])
+                .bearer_auth(&token),
+        )
+        .await;
         let hands: Vec<&str> = replay["all_hands"]
             .as_array()
             .unwrap_or_else(|| panic!("every hand at {version}: {replay}"))
@@ -442,9 +436,7 @@ fn time_left_shown(screen: &str) -> Option<String> {
 #[tokio::test]
 async fn the_lobby_is_live_clocks_count_down_and_an_expired_login_is_asked_for() {
     let app = spawn_app().await;
-    let (maya, leo) = (Kc::new(&app), Kc::new(&app));
-    registered(&maya, "maya").await;
-    registered(&leo, "leo").await;
+    let (maya, leo) = maya_and_leo(&app.address).await;
     let id = maya.json(&["new", "--seats", "2"]).await["id"]
         .as_str()
         .unwrap()

@@ -333,6 +333,13 @@ pub fn login_from(username: &str, pair: &Value) -> Result<Login, Failure> {
     })
 }
 
+/// An RFC 3339 time (a deadline) in Unix seconds; `None` when it does not parse.
+pub fn unix_seconds(rfc3339: &str) -> Option<i64> {
+    time::OffsetDateTime::parse(rfc3339, &time::format_description::well_known::Rfc3339)
+        .ok()
+        .map(time::OffsetDateTime::unix_timestamp)
+}
+
 /// Now, in Unix seconds.
 pub fn now() -> i64 {
     SystemTime::now()

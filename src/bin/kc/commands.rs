@@ -157,10 +157,7 @@ fn match_line(summary: &Value, me: Option<&str>) -> String {
         .into_iter()
         .flatten()
         .map(|seat| {
-            let name = match seat["bot"].as_str() {
-                Some(level) => format!("{level} bot"),
-                None => seat["username"].as_str().unwrap_or("?").to_owned(),
-            };
+            let name = table::seat_name(seat);
             if seat["seat"] == summary["turn"] && summary["status"] == "playing" {
                 format!("▶{name}")
             } else {
@@ -168,11 +165,6 @@ fn match_line(summary: &Value, me: Option<&str>) -> String {
             }
         })
         .collect();
-    let mine = summary["seats"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .any(|seat| seat["seat"] == summary["turn"] && seat["username"].as_str() == me);
     let deadline = summary["clock"]["deadline"]
         .as_str()
         .map(|deadline| format!("  by {deadline}"))
@@ -182,7 +174,7 @@ fn match_line(summary: &Value, me: Option<&str>) -> String {
         summary["id"].as_str().unwrap_or("?"),
         summary["status"].as_str().unwrap_or("?"),
         seats.join(", "),
-        if mine && summary["status"] == "playing" {
+        if table::my_turn(summary, me) {
             "  (your turn)"
         } else {
             ""

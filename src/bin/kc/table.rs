@@ -130,20 +130,33 @@ pub fn draw(view: &Value, summary: &Value, style: Style) -> String {
     out
 }
 
-/// A seat's name: its player, or its bot's level.
-fn name(summary: &Value, seat: u64) -> String {
-    let found = summary["seats"]
+/// A taken seat (`SeatInfo`) by its player's name, or its bot's level (`basic bot`).
+pub fn seat_name(info: &Value) -> String {
+    match info["bot"].as_str() {
+        Some(level) => format!("{level} bot"),
+        None => info["username"].as_str().unwrap_or("?").to_owned(),
+    }
+}
+
+/// Seat `seat` of the match `summary` (`MatchSummary`) by [`seat_name`]; a free seat as
+/// `seat N`, counted from 1.
+pub fn name(summary: &Value, seat: u64) -> String {
+    summary["seats"]
         .as_array()
         .into_iter()
         .flatten()
-        .find(|info| info["seat"].as_u64() == Some(seat));
-    match found {
-        Some(info) if info["bot"].is_string() => {
-            format!("{} bot", info["bot"].as_str().unwrap_or("?"))
-        }
-        Some(info) => info["username"].as_str().unwrap_or("?").to_owned(),
-        None => format!("seat {seat}"),
-    }
+        .find(|info| info["seat"].as_u64() == Some(seat))
+        .map_or_else(|| format!("seat {}", seat + 1), seat_name)
+}
+
+/// Whether the match `summary` is being played and waits for `me`'s move.
+pub fn my_turn(summary: &Value, me: Option<&str>) -> bool {
+    summary["status"] == "playing"
+        && summary["seats"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|seat| seat["seat"] == summary["turn"] && seat["username"].as_str() == me)
 }
 
 /// Every legal action of `view` in the words `kc` takes them in.

@@ -167,12 +167,8 @@ fn deadline_near(summary: &Value) -> bool {
         .and_then(|seat| clock["banks"][seat as usize].as_i64())
         .or_else(|| clock["bank_seconds"].as_i64())
         .unwrap_or(0);
-    let Ok(at) =
-        time::OffsetDateTime::parse(deadline, &time::format_description::well_known::Rfc3339)
-    else {
-        return false;
-    };
-    at.unix_timestamp() - crate::api::now() <= (turn + bank) / 10
+    crate::api::unix_seconds(deadline)
+        .is_some_and(|at| at - crate::api::now() <= (turn + bank) / 10)
 }
 
 /// Prints the match whose turn came: its id (and deadline), or with `--json` what the

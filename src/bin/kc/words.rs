@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::table::Style;
+use crate::table::{self, Style};
 
 /// Who sits at each seat: a player's name, a bot's level, or "you".
 pub struct Names<'a> {
@@ -23,18 +23,7 @@ impl Names<'_> {
         if Some(seat) == self.you {
             return "you".to_owned();
         }
-        let found = self.summary["seats"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|info| info["seat"].as_u64() == Some(seat));
-        match found {
-            Some(info) if info["bot"].is_string() => {
-                format!("{} bot", info["bot"].as_str().unwrap_or("?"))
-            }
-            Some(info) => info["username"].as_str().unwrap_or("?").to_owned(),
-            None => format!("seat {}", seat + 1),
-        }
+        table::name(self.summary, seat)
     }
 
     fn list(&self, seats: &Value) -> String {

@@ -144,20 +144,12 @@ fn draw_lobby(frame: &mut Frame, area: Rect, lobby: &Lobby, me: Option<&str>, lo
 
 /// A lobby row: the match, its state (`your turn`) and its seats.
 fn lobby_row(summary: &Value, prefix: &str, me: Option<&str>) -> String {
-    let my_turn = summary["status"] == "playing"
-        && summary["seats"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|seat| seat["seat"] == summary["turn"] && seat["username"].as_str() == me);
+    let my_turn = words_of::my_turn(summary, me);
     let seats: Vec<String> = summary["seats"]
         .as_array()
         .into_iter()
         .flatten()
-        .map(|seat| match seat["bot"].as_str() {
-            Some(level) => format!("{level} bot"),
-            None => seat["username"].as_str().unwrap_or("?").to_owned(),
-        })
+        .map(words_of::seat_name)
         .collect();
     let id = summary["id"].as_str().unwrap_or("?");
     format!(
@@ -208,12 +200,10 @@ fn table_title(table: &Table, now: i64) -> String {
 
 /// "2m 05s left", "1d 3h left", "late by 12s".
 pub fn time_left(deadline: &str, now: i64) -> String {
-    let Ok(at) =
-        time::OffsetDateTime::parse(deadline, &time::format_description::well_known::Rfc3339)
-    else {
+    let Some(at) = crate::api::unix_seconds(deadline) else {
         return format!("by {deadline}");
     };
-    let seconds = at.unix_timestamp() - now;
+    let seconds = at - now;
     let span = |s: i64| match s {
         s if s >= 86_400 => format!("{}d {}h", s / 86_400, s % 86_400 / 3600),
         s if s >= 3600 => format!("{}h {:02}m", s / 3600, s % 3600 / 60),

@@ -370,22 +370,8 @@ async fn read_lobby(api: &mut Api, lobby: &mut Lobby) -> Result<(), Failure> {
     Ok(())
 }
 
-/// How often, and how far apart, a view older than the log the stream brought is read again.
-const VIEW_BEHIND_TRIES: u32 = 10;
-const VIEW_BEHIND_PAUSE: Duration = Duration::from_millis(100);
-
 async fn read_table(api: &mut Api, table: &mut Table, live: &mut Live) -> Result<(), Failure> {
-    // The stream may tell an event a moment before a view shows it (seen under load with a
-    // bot's turn): the view is read again until it has caught up, a second at most.
-    let streamed = table.log.last().map_or(0, |(seq, _)| *seq);
-    let mut view = commands::view(api, &table.id).await?;
-    for _ in 0..VIEW_BEHIND_TRIES {
-        if view["version"].as_i64().unwrap_or(0) >= streamed {
-            break;
-        }
-        tokio::time::sleep(VIEW_BEHIND_PAUSE).await;
-        view = commands::view(api, &table.id).await?;
-    }
+    let view = commands::view(api, &table.id).await?;
     if view["status"] != table.view["status"] || live.seats_changed {
         table.summary = commands::get_about(api, &table.id, "").await?;
         live.seats_changed = false;
