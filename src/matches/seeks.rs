@@ -36,8 +36,9 @@ pub const MOST_OPEN_SEEKS: usize = 10;
 pub const DEFAULT_EXPIRY_SECONDS: u32 = 7 * 86_400;
 /// The shortest and longest wait a seek may ask for.
 pub const EXPIRY_SECONDS: std::ops::RangeInclusive<u32> = 60..=30 * 86_400;
-/// The shortest wait before bots may take the empty seats.
-pub const LEAST_BOTS_AFTER_SECONDS: u32 = 10;
+/// The shortest and longest wait before bots may take the empty seats (no longer than the
+/// longest a seek may wait).
+pub const BOTS_AFTER_SECONDS: std::ops::RangeInclusive<u32> = 10..=30 * 86_400;
 /// How often each process pairs the open seeks and expires the old ones.
 pub const PAIR_EVERY: Duration = Duration::from_secs(1);
 /// How long an ended seek stays in its seeker's list.
@@ -67,7 +68,7 @@ pub struct NewSeek {
     /// table; both ends optional. A seek pairs only with seekers each of whose ratings every
     /// other seek's range takes.
     pub rating_range: Option<RatingRange>,
-    /// Unrated seeks only: after this many seconds (at least 10) with no full table, bots
+    /// Unrated seeks only: after this many seconds (10 s to 30 days) with no full table, bots
     /// take the empty seats, beside any seekers of the same kind who accept bots too.
     pub bots_after_seconds: Option<u32>,
     /// The level of those bots: `random`, `basic` (default) or `expert`.
@@ -229,11 +230,15 @@ fn checked(request: NewSeek, seeker: &str, now: i64) -> Result<SeekRow, MatchErr
         return Err(invalid("rating_range", "min is above max"));
     }
     if let Some(after) = request.bots_after_seconds
-        && after < LEAST_BOTS_AFTER_SECONDS
+        && !BOTS_AFTER_SECONDS.contains(&after)
     {
         return Err(invalid(
             "bots_after_seconds",
-            format!("bots take empty seats after at least {LEAST_BOTS_AFTER_SECONDS} s"),
+            format!(
+                "bots take empty seats after {} s to {} s",
+                BOTS_AFTER_SECONDS.start(),
+                BOTS_AFTER_SECONDS.end()
+            ),
         ));
     }
     if request.bot_level.is_some() && request.bots_after_seconds.is_none() {
@@ -489,6 +494,10 @@ mod tests {
         );
         assert_eq!(
             code(serde_json::json!({"preset": "standard", "bots_after_seconds": 5})),
+            "invalid_seek"
+        );
+        assert_eq!(
+            code(serde_json::json!({"preset": "standard", "bots_after_seconds": 2_592_001})),
             "invalid_seek"
         );
         assert_eq!(

@@ -11,7 +11,7 @@
 use serde_json::{Value, json};
 
 use crate::matches::lobby::MAX_CLIENT_SEED;
-use crate::matches::seeks::{EXPIRY_SECONDS, LEAST_BOTS_AFTER_SECONDS};
+use crate::matches::seeks::{BOTS_AFTER_SECONDS, EXPIRY_SECONDS};
 use crate::model::{MOST_BANK_SECONDS, MOST_TURN_SECONDS};
 use crate::notifications::notice::KINDS;
 use crate::rules::Preset;
@@ -63,7 +63,7 @@ pub fn add(api: &mut Value) {
     bound(
         seek,
         "bots_after_seconds",
-        json!({"minimum": LEAST_BOTS_AFTER_SECONDS}),
+        json!({"minimum": BOTS_AFTER_SECONDS.start(), "maximum": BOTS_AFTER_SECONDS.end()}),
     );
     bound(
         seek,
