@@ -32,6 +32,8 @@ PHASES = [
     ("moves, 10,000 matches", r"^many matches: \d+ matches seated; playing",
      r"^many matches: (\d+) accepted", "move"),
     ("pgbench", r"^many matches: \d+ moves/s with", r"^pgbench: (\d+) single-row", "insert/s"),
+    ("HTTP one-row writes", r"^http writes: one row per request", r"^http writes: (\d+) requests/s",
+     "request/s"),
     ("GET /view", r"^views: GET /view for", r"^views: (\d+) requests/s", "request/s"),
     ("trivial handler", None, r"trivial actix-web handler: (\d+)/s", "request/s"),
 ]

@@ -1,7 +1,9 @@
 //! Load against the running server (issue 4), measured side by side in one run:
 //!
 //! 1. accepted moves per second and their p50/p99 latency, 64 concurrent matches on PostgreSQL;
-//! 2. `pgbench` with a single-row insert transaction at the same concurrency, same database server;
+//! 2. `pgbench` with a single-row insert transaction at the same concurrency, same database
+//!    server, and the cheapest HTTP service that writes one row per request, on the same pool
+//!    settings and driven as the moves are (`baselines.rs`);
 //! 3. `GET /view` requests per second, and the same load on a trivial actix-web handler;
 //! 4. memory of the state cache holding 10,000 active matches;
 //! 5. a match 20,000 events long against a fresh one: a move with the state cached, and the
@@ -12,13 +14,16 @@
 //! 7. (`scale.rs`) moves with 10,000 matches played at once against the 64 of phase 1, and moves
 //!    on a server process of its own while 10,000 event streams are held, with its memory.
 //!
+//! `BENCH_PHASES=moves,baselines cargo bench --bench server` runs only the phases named (of
+//! `cache`, `moves`, always run, `many`, `baselines`, `views`, `long`, `streams` which needs `many`, and
+//! `sqlite`), to measure one change quickly; a figure for the docs comes from a whole run.
+//!
 //! `cargo bench --bench server` (needs PostgreSQL at `DATABASE_URL`, default
 //! `postgres://postgres@127.0.0.1:5432/postgres`, and `pgbench` on the PATH). The load runs
 //! from this process on loopback; every phase is bounded in time.
 //! `tests/scale/through_pgbouncer.sh cargo bench --bench server` runs the server's side through
 //! PgBouncer in transaction mode instead (pgbench still goes straight to PostgreSQL).
 
-use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use kings_corner::live::Checkpoint;
@@ -27,7 +32,7 @@ use kings_corner::matches::ledger::{MatchState, StateCache};
 use kings_corner::rules::{Action, GameState, Rules, Setup};
 use serde::Deserialize;
 use serde_json::json;
-use sqlx::{Connection, Executor, PgConnection};
+use sqlx::{Connection, PgConnection};
 
 const CONCURRENCY: usize = 64;
 const PHASE: Duration = Duration::from_secs(10);
@@ -35,6 +40,7 @@ const PHASE: Duration = Duration::from_secs(10);
 #[path = "../common/mod.rs"]
 mod common;
 use common::XorShift;
+mod baselines;
 mod scale;
 
 // The test suite's database and server helpers: a database of its own, dropped at the end.
@@ -296,83 +302,6 @@ async fn requests_per_second(client: &reqwest::Client, urls: Vec<(String, Option
     total as f64 / started.elapsed().as_secs_f64()
 }
 
-fn pgbench(url: &str) -> Option<f64> {
-    let script = std::env::temp_dir().join("kings_corner_pgbench.sql");
-    std::fs::write(&script, "INSERT INTO bench_insert (match_id, seq, body) VALUES ('m', 1, '{\"type\":\"turn_ended\"}');\n").ok()?;
-    let output = std::process::Command::new("pgbench")
-        .args([
-            "-n",
-            "-c",
-            &CONCURRENCY.to_string(),
-            "-j",
-            "2",
-            "-T",
-            &PHASE.as_secs().to_string(),
-            "-f",
-        ])
-        .arg(&script)
-        .arg(url)
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    let tps = text.lines().find(|line| line.starts_with("tps = "))?;
-    tps.trim_start_matches("tps = ")
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
-}
-
-/// A baseline for SQLite like pgbench's: `CONCURRENCY` tasks, each committing one single-row
-/// insert per transaction as the server writes (`BEGIN IMMEDIATE`, WAL, `synchronous` at its
-/// default FULL, the server's lock wait), over a pool as large as the server's, in a file
-/// beside the server's own.
-async fn sqlite_inserts(directory: &std::path::Path, connections: u32) -> f64 {
-    use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
-    let options = SqliteConnectOptions::new()
-        .filename(directory.join("bench_insert.db"))
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .busy_timeout(Duration::from_secs(5));
-    let pool = SqlitePoolOptions::new()
-        .max_connections(connections)
-        .connect_with(options)
-        .await
-        .unwrap();
-    pool.execute(
-        "CREATE TABLE bench_insert (id INTEGER PRIMARY KEY, match_id TEXT, seq INTEGER, body TEXT)",
-    )
-    .await
-    .unwrap();
-    let until = Instant::now() + PHASE;
-    let started = Instant::now();
-    let tasks: Vec<_> = (0..CONCURRENCY)
-        .map(|_| {
-            let pool = pool.clone();
-            tokio::spawn(async move {
-                let mut done = 0u64;
-                while Instant::now() < until {
-                    let mut transaction = pool.begin_with("BEGIN IMMEDIATE").await.unwrap();
-                    sqlx::query("INSERT INTO bench_insert (match_id, seq, body) VALUES ('m', 1, '{\"type\":\"turn_ended\"}')")
-                        .execute(&mut *transaction)
-                        .await
-                        .unwrap();
-                    transaction.commit().await.unwrap();
-                    done += 1;
-                }
-                done
-            })
-        })
-        .collect();
-    let mut total = 0;
-    for task in tasks {
-        total += task.await.unwrap();
-    }
-    let rate = total as f64 / started.elapsed().as_secs_f64();
-    pool.close().await;
-    rate
-}
-
 /// `count` two-seat matches, seated and started, their players named after `prefix`.
 async fn seat_tables(
     client: &reqwest::Client,
@@ -484,6 +413,9 @@ async fn moves_phase(
         latencies.len(),
         percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
     );
+    // benches/cpu_split.py reads every thread's counters when that line comes: the server's
+    // database connections must still be there to be counted, however soon the bench ends.
+    tokio::time::sleep(Duration::from_millis(500)).await;
     if let (Some(before), Some(after)) = (
         writes_before,
         db.and_then(kings_corner::store::Db::append_statistics),
@@ -625,10 +557,19 @@ async fn long_match(
     println!("long match: {}", snapshots.join(", "));
 }
 
+/// Whether `BENCH_PHASES` (a comma-separated list; unset: all) names `phase`.
+fn wanted(phase: &str) -> bool {
+    std::env::var("BENCH_PHASES").map_or(true, |phases| {
+        phases.split(',').any(|named| named.trim() == phase)
+    })
+}
+
 #[tokio::main]
 async fn main() {
-    let (cached, megabytes) = cache_memory();
-    println!("cache: {cached} active matches held in {megabytes:.1} MB (resident set growth)");
+    if wanted("cache") {
+        let (cached, megabytes) = cache_memory();
+        println!("cache: {cached} active matches held in {megabytes:.1} MB (resident set growth)");
+    }
 
     let admin_url = std::env::var("DATABASE_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
@@ -678,85 +619,117 @@ async fn main() {
     );
     let moves_per_second = moves.per_second;
 
-    let started = Instant::now();
-    let many = scale::seat_many(&client, &base, scale::MANY).await;
-    println!(
-        "many matches: {} seated in {:.1} s",
-        many.len(),
-        started.elapsed().as_secs_f64()
-    );
-    let wal_before = wal(&mut bench_db).await;
-    let at_once = moves_phase(&client, &base, Some(&db), many.clone(), "many matches").await;
-    print_wal(
-        "many matches",
-        wal_before,
-        wal(&mut bench_db).await,
-        at_once.accepted,
-    );
-    let at_once = at_once.per_second;
-    println!(
-        "many matches: {at_once:.0} moves/s with {} matches played at once, {moves_per_second:.0}/s with {CONCURRENCY}: {:.0}%",
-        many.len(),
-        at_once / moves_per_second * 100.0
-    );
-
-    bench_db.execute("CREATE TABLE bench_insert (id BIGSERIAL PRIMARY KEY, match_id TEXT, seq BIGINT, body TEXT)").await.unwrap();
-    match pgbench(&url) {
-        Some(tps) => println!(
-            "pgbench: {tps:.0} single-row insert transactions/s at {CONCURRENCY} clients; moves reach {:.0}% of it",
-            moves_per_second / tps * 100.0
-        ),
-        None => {
-            println!("pgbench: not available (install postgresql-contrib / the pgbench client)")
-        }
+    let mut many = Vec::new();
+    let mut at_once = None;
+    if wanted("many") {
+        let started = Instant::now();
+        many = scale::seat_many(&client, &base, scale::MANY).await;
+        println!(
+            "many matches: {} seated in {:.1} s",
+            many.len(),
+            started.elapsed().as_secs_f64()
+        );
+        let wal_before = wal(&mut bench_db).await;
+        let played = moves_phase(&client, &base, Some(&db), many.clone(), "many matches").await;
+        print_wal(
+            "many matches",
+            wal_before,
+            wal(&mut bench_db).await,
+            played.accepted,
+        );
+        println!(
+            "many matches: {:.0} moves/s with {} matches played at once, {moves_per_second:.0}/s with {CONCURRENCY}: {:.0}%",
+            played.per_second,
+            many.len(),
+            played.per_second / moves_per_second * 100.0
+        );
+        at_once = Some(played.per_second);
     }
 
-    println!("views: GET /view for {} s", PHASE.as_secs());
-    let views = requests_per_second(&client, view_urls).await;
-    println!("views: {views:.0} requests/s; now a trivial actix-web handler");
-    let trivial = {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let address = listener.local_addr().unwrap();
-        let server = actix_web::HttpServer::new(|| {
-            actix_web::App::new().route(
-                "/",
-                actix_web::web::get()
-                    .to(|| async { actix_web::web::Json(json!({"status": "ok"})) }),
-            )
-        })
-        .workers(2)
-        .listen(listener)
-        .unwrap()
-        .run();
-        tokio::spawn(server);
+    let (mut pgbench, mut http_writes) = (None, None);
+    if wanted("baselines") {
+        baselines::create_insert_table(&mut bench_db).await;
+        pgbench = baselines::pgbench(&url);
+        match pgbench {
+            Some(tps) => println!(
+                "pgbench: {tps:.0} single-row insert transactions/s at {CONCURRENCY} clients; moves reach {:.0}% of it",
+                moves_per_second / tps * 100.0
+            ),
+            None => {
+                println!("pgbench: not available (install postgresql-contrib / the pgbench client)")
+            }
+        }
+        let writes =
+            baselines::http_writes(&client, &url, &settings.database, moves_per_second).await;
+        http_writes = Some(writes);
+    }
+
+    let (mut views, mut trivial) = (None, None);
+    if wanted("views") {
+        println!("views: GET /view for {} s", PHASE.as_secs());
+        let read = requests_per_second(&client, view_urls).await;
+        println!("views: {read:.0} requests/s; now a trivial actix-web handler");
+        let address = baselines::trivial_reader();
         let urls = (0..CONCURRENCY)
             .map(|_| (format!("http://{address}/"), None))
             .collect();
-        requests_per_second(&client, urls).await
-    };
-    println!(
-        "GET /view: {views:.0} requests/s; a trivial actix-web handler: {trivial:.0}/s; ratio {:.0}%",
-        views / trivial * 100.0
-    );
-    long_match(&client, &base, &settings).await;
-    scale::held_streams(&client, &url, &moving, &many).await;
+        let baseline = requests_per_second(&client, urls).await;
+        println!(
+            "GET /view: {read:.0} requests/s; a trivial actix-web handler: {baseline:.0}/s; ratio {:.0}%",
+            read / baseline * 100.0
+        );
+        (views, trivial) = (Some(read), Some(baseline));
+    }
+    if wanted("long") {
+        long_match(&client, &base, &settings).await;
+    }
+    if wanted("streams") && !many.is_empty() {
+        scale::held_streams(&client, &url, &moving, &many).await;
+    }
     drop(bench_db);
     drop(database);
 
-    // SQLite, the default: the same moves on a server whose database is a file (with the
-    // server's default pool), against single-row insert transactions on a file beside it.
+    let (mut sqlite_moves, mut inserts) = (None, None);
+    if wanted("sqlite") {
+        let (moved, inserted) = sqlite(&client, settings).await;
+        (sqlite_moves, inserts) = (Some(moved), Some(inserted));
+    }
+    let percent = |part: Option<f64>, whole: Option<f64>| match (part, whole) {
+        (Some(part), Some(whole)) => format!("{:.0}%", part / whole * 100.0),
+        _ => "not run".to_owned(),
+    };
+    println!(
+        "ratios: moves / http writes {}, moves / pgbench {}, 10,000 matches / 64 {}, \
+         views / trivial handler {}, sqlite moves / sqlite inserts {}; move p99 {:.1} ms",
+        percent(Some(moves_per_second), http_writes),
+        percent(Some(moves_per_second), pgbench),
+        percent(at_once, Some(moves_per_second)),
+        percent(views, trivial),
+        percent(sqlite_moves, inserts),
+        moves.p99_ms,
+    );
+}
+
+/// SQLite, the default: the same moves on a server whose database is a file (with the
+/// server's default pool), against single-row insert transactions on a file beside it; both
+/// rates.
+async fn sqlite(
+    client: &reqwest::Client,
+    mut settings: kings_corner::config::Settings,
+) -> (f64, f64) {
     let directory = tempfile::tempdir().unwrap();
     settings.database = helpers::default_settings().database;
     settings.database.url = format!("sqlite://{}", directory.path().join("kings.db").display());
     let connections = settings.database.max_connections;
     let (db, base) = helpers::start(settings).await;
-    let tables = seat_tables(&client, &base, CONCURRENCY, "").await;
-    let moves_per_second = moves_phase(&client, &base, Some(&db), tables, "sqlite moves")
+    let tables = seat_tables(client, &base, CONCURRENCY, "").await;
+    let sqlite_moves = moves_phase(client, &base, Some(&db), tables, "sqlite moves")
         .await
         .per_second;
-    let inserts = sqlite_inserts(directory.path(), connections).await;
+    let inserts = baselines::sqlite_inserts(directory.path(), connections).await;
     println!(
         "sqlite inserts: {inserts:.0} single-row insert transactions/s at {CONCURRENCY} tasks over {connections} connections; moves reach {:.0}% of it",
-        moves_per_second / inserts * 100.0
+        sqlite_moves / inserts * 100.0
     );
+    (sqlite_moves, inserts)
 }
