@@ -1,23 +1,28 @@
-//! The relay: a background task in every server process that gives new notifications their
-//! places in their accounts' streams, writes the webhook deliveries and the alerts (email,
-//! push) they cause, and tells the
-//! waiting readers (here and, on PostgreSQL, in every other process).
+//! The relay: a background task in every server process that tells the waiting readers
+//! (here and, on PostgreSQL, in every other process) of the notifications written, and writes
+//! the webhook deliveries and the alerts (email, push) they cause.
 //!
-//! The writer of a notification wakes its own process's relay after its commit. Should the
-//! process die before that, any process's relay finds the notification at its next look
-//! ([`LOOK_EVERY`]). Numbering is one transaction, one relay at a time across processes (see
-//! [`crate::store::notifications`]), so a notification is numbered exactly once.
+//! A notification is numbered in its account's stream by the transaction that writes it
+//! ([`crate::store::notifications`]); the writer wakes its own process's relay after its
+//! commit, and the relay announces the accounts' newest `seq`. What must be fanned out is
+//! queued with the notification; should the process die before its relay ran, any process's
+//! relay finds the queue at its next look ([`LOOK_EVERY`]). The fan-out is one transaction,
+//! one relay at a time across processes, so a notification is fanned out exactly once.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::Wake;
 use crate::live::{Notifier, account_topic};
-use crate::store::Db;
+use crate::store::notifications::{Relayed, Waiting};
+use crate::store::{Db, StoreError};
 use crate::time_source::Clock;
 
-/// Most notifications numbered in one transaction.
+/// Most notifications numbered or fanned out in one transaction.
 const BATCH: i64 = 256;
+
+/// Most accounts whose newest `seq` is read in one query.
+const ANNOUNCED_PER_READ: usize = 500;
 
 /// How often the relay looks for notifications nobody woke it for.
 const LOOK_EVERY: Duration = Duration::from_secs(2);
@@ -47,15 +52,13 @@ impl Relay {
         tokio::spawn(async move {
             let mut forgotten_at = tokio::time::Instant::now();
             self.forget().await;
-            // Whatever a process that died left unnumbered.
+            // Whatever a process that died left undone.
             self.relay().await;
             loop {
-                let woken = tokio::time::timeout(LOOK_EVERY, self.wake.woken())
-                    .await
-                    .is_ok();
-                if woken || self.db.notifications_waiting().await.unwrap_or(false) {
-                    self.relay().await;
-                }
+                // Woken by a writer here, or looking for what a process that died left (or a
+                // process from before migration 0020 wrote).
+                let _ = tokio::time::timeout(LOOK_EVERY, self.wake.woken()).await;
+                self.relay().await;
                 if forgotten_at.elapsed() >= FORGET_EVERY {
                     forgotten_at = tokio::time::Instant::now();
                     self.forget().await;
@@ -64,10 +67,47 @@ impl Relay {
         });
     }
 
-    /// Numbers every waiting notification, a batch at a time.
+    /// Tells the readers of every account told something since the last run, then does what
+    /// waits: the fan-out of queued notifications, and the numbering of any written without a
+    /// place (by a server from before migration 0020).
     pub(super) async fn relay(&self) {
+        self.announce().await;
+        let waiting = self.db.notifications_waiting().await.unwrap_or(Waiting {
+            unnumbered: true,
+            queued: true,
+        });
+        if waiting.queued {
+            self.drain(Db::fan_out_queued, "fanned out").await;
+        }
+        if waiting.unnumbered {
+            self.drain(Db::number_leftovers, "numbered").await;
+        }
+    }
+
+    /// Announces the newest `seq` of each account the store recorded as told, read once its
+    /// notifications were committed.
+    async fn announce(&self) {
+        let told = self.db.take_told_accounts();
+        for accounts in told.chunks(ANNOUNCED_PER_READ) {
+            match self.db.notification_seqs(accounts).await {
+                Ok(newest) => {
+                    for (account_id, seq) in newest {
+                        self.live.announce(&account_topic(&account_id), seq);
+                    }
+                }
+                // The notifier's own catch-up finds them (`live::CATCH_UP`).
+                Err(error) => tracing::warn!(%error, "new notifications could not be announced"),
+            }
+        }
+    }
+
+    /// Runs one kind of the relay's work a batch at a time until none is left.
+    async fn drain<Work>(&self, work: Work, done: &str)
+    where
+        Work: AsyncFn(&Db, i64, i64) -> Result<Relayed, StoreError>,
+    {
         loop {
-            match self.db.relay_notifications(BATCH, self.clock.now()).await {
+            match work(&self.db, BATCH, self.clock.now()).await {
                 Ok(relayed) => {
                     for (account_id, newest) in &relayed.accounts {
                         self.live.announce(&account_topic(account_id), *newest);
@@ -84,7 +124,7 @@ impl Relay {
                 }
                 Err(error) => {
                     // The next look tries again.
-                    tracing::warn!(%error, "notifications could not be relayed");
+                    tracing::warn!(%error, "notifications could not be {done}");
                     return;
                 }
             }

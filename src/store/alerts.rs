@@ -127,7 +127,9 @@ fn settings_from_row(row: &sqlx::any::AnyRow) -> Result<AlertSettingsRow, sqlx::
 
 /// Writes the alerts the notifications `ids` cause (in the relay's transaction): by email for
 /// accounts that want the kind, have a verified address mail to which is not stopped, and are
-/// not watching at `now`; and marks their queues to be looked at again. Returns how many.
+/// not watching at `now`; and marks their queues to be looked at again. Returns how many. An
+/// alert is as old as its notification (a digest's hour counts from what happened, however
+/// soon the relay came to it).
 pub(super) async fn queue_alerts(
     connection: &mut AnyConnection,
     ids: &[i64],
@@ -139,7 +141,7 @@ pub(super) async fn queue_alerts(
     let list = list.join(", ");
     let sql = format!(
         "INSERT INTO pending_alerts (account_id, channel, message_id, kind, data, created_at) \
-         SELECT n.account_id, 'email', n.message_id, n.kind, n.data, $1 FROM notifications n \
+         SELECT n.account_id, 'email', n.message_id, n.kind, n.data, n.created_at FROM notifications n \
          JOIN alert_settings s ON s.account_id = n.account_id \
          JOIN accounts a ON a.id = n.account_id \
          WHERE n.id IN ({list}) \
@@ -155,7 +157,7 @@ pub(super) async fn queue_alerts(
     let mut written = statement.execute(&mut *connection).await?.rows_affected();
     let sql = format!(
         "INSERT INTO pending_alerts (account_id, channel, message_id, kind, data, created_at) \
-         SELECT n.account_id, 'push', n.message_id, n.kind, n.data, $1 FROM notifications n \
+         SELECT n.account_id, 'push', n.message_id, n.kind, n.data, n.created_at FROM notifications n \
          JOIN alert_settings s ON s.account_id = n.account_id \
          JOIN accounts a ON a.id = n.account_id \
          WHERE n.id IN ({list}) \
@@ -170,15 +172,18 @@ pub(super) async fn queue_alerts(
     }
     written += statement.execute(&mut *connection).await?.rows_affected();
     if written > 0 {
+        // The alerts just written: a notification is fanned out once.
+        let list: Vec<String> = (1..=ids.len()).map(|index| format!("${index}")).collect();
         let sql = format!(
             "INSERT INTO alert_queues (id, account_id, channel, due_at, waiting) \
              SELECT DISTINCT p.account_id || ':' || p.channel, p.account_id, p.channel, \
              CAST(NULL AS BIGINT), 1 \
              FROM pending_alerts p JOIN notifications n ON n.message_id = p.message_id \
-             WHERE n.id IN ({list}) AND p.created_at = $1 \
-             ON CONFLICT (id) DO UPDATE SET due_at = NULL, waiting = 1"
+             WHERE n.id IN ({}) \
+             ON CONFLICT (id) DO UPDATE SET due_at = NULL, waiting = 1",
+            list.join(", ")
         );
-        let mut statement = query(&sql).bind(now);
+        let mut statement = query(&sql);
         for id in ids {
             statement = statement.bind(*id);
         }

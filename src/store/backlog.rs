@@ -1,6 +1,6 @@
 //! What background work waits in the database, for the metrics: how many pieces of each kind and
 //! how long the oldest has waited. One statement, each part on an index the work itself uses
-//! (`notifications_to_relay`, `webhook_deliveries_pending`, the lease columns' due order,
+//! (`notifications_to_relay` and `notification_fanout`, `webhook_deliveries_pending`, the lease columns' due order,
 //! `matches_vacation_due`, `outgoing_mail_due`).
 
 use sqlx::Row;
@@ -12,8 +12,10 @@ use crate::store::query;
 /// Counts and the oldest time of each queue at `$1` (Unix seconds): one aggregate per queue,
 /// each over its rows once.
 const BACKLOG: &str = "SELECT * FROM \
-    (SELECT COUNT(*) AS unrelayed, MIN(created_at) AS unrelayed_since \
-       FROM notifications WHERE seq IS NULL) AS relay, \
+    (SELECT COUNT(*) AS unrelayed, MIN(created_at) AS unrelayed_since FROM \
+       (SELECT created_at FROM notifications WHERE seq IS NULL \
+        UNION ALL SELECT n.created_at FROM notification_fanout f \
+        JOIN notifications n ON n.id = f.notification_id) AS waiting) AS relay, \
     (SELECT COUNT(*) AS outbox, MIN(d.created_at) AS outbox_since \
        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
        WHERE d.state = 'pending' AND w.disabled_at IS NULL) AS outbox, \

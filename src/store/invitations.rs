@@ -58,6 +58,7 @@ impl Db {
             .await?;
             notifications::insert(&mut transaction, std::slice::from_ref(notification)).await?;
             transaction.commit().await?;
+            self.told.record([notification]);
             Ok::<_, StoreError>(Invited::Now)
         })
         .await

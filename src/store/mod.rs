@@ -51,6 +51,7 @@ mod sqlite_file;
 mod statements;
 pub mod stream_tickets;
 pub mod tokens;
+mod told;
 mod topics;
 pub mod transfer;
 pub mod vacations;
@@ -113,6 +114,8 @@ pub struct Db {
     pooled: bool,
     /// Where migrations run: a direct session (their lock is a session's).
     session_url: String,
+    /// The accounts told something since the relay last looked.
+    told: told::ToldAccounts,
 }
 
 /// Whether a PostgreSQL connection reaches a primary, which takes writes. The simple query
@@ -217,6 +220,7 @@ impl Db {
             batcher: None,
             pooled,
             session_url: settings.session_url().to_owned(),
+            told: told::ToldAccounts::default(),
         };
         db.batcher = Some(append::Batcher::start(db.clone()));
         Ok(db)

@@ -1,12 +1,19 @@
-//! The `notifications` table: what each account is told, and the relay that gives each
-//! notification its place in its account's stream (see migration 0007).
+//! The `notifications` table: what each account is told, in its account's stream (migrations
+//! 0007 and 0020).
 //!
-//! A notification is inserted in the transaction of what causes it, without a place (`seq`).
-//! [`Db::relay_notifications`] then numbers the waiting ones per account, from the account's
-//! counter, and writes the webhook deliveries they cause, in one transaction. One relay runs at
-//! a time (on PostgreSQL under an advisory lock, across every server process), so a
-//! notification is numbered once, and the notifications of one match, committed one after the
-//! other, are numbered in that order.
+//! A notification is inserted in the transaction of what causes it, with its place in its
+//! account's stream (`seq`) taken from the account's counter in that transaction ([`insert`];
+//! the batched append does the same in its statement, `append/append_batch.sql`). The
+//! counter's row stays locked until the commit, so an account's notifications are numbered in
+//! the order they commit: the stream is dense (1, 2, 3, …) and a reader who has seen one `seq`
+//! has seen every one before it. Counters are taken in the order of the accounts' ids, so two
+//! transactions telling the same accounts do not deadlock.
+//!
+//! What the relay still does for a notification, the webhook deliveries and alerts it causes,
+//! is queued in `notification_fanout`, only for accounts that have an enabled webhook or alert
+//! settings ([`Db::fan_out_queued`]). A server from before migration 0020 writes notifications
+//! without a place; [`Db::number_leftovers`] numbers those as it did. One relay runs at a time
+//! (on PostgreSQL under an advisory lock, across every server process).
 
 use std::collections::BTreeMap;
 
@@ -48,12 +55,27 @@ pub struct StoredNotification {
     pub created_at: i64,
 }
 
+/// What waits for the relay.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Waiting {
+    /// Notifications written without a place (by a server from before migration 0020).
+    pub unnumbered: bool,
+    /// Notifications queued to be fanned out.
+    pub queued: bool,
+}
+
+/// A boolean column: PostgreSQL's `EXISTS` is a boolean, SQLite's an integer.
+fn flag(row: &sqlx::any::AnyRow, column: &str) -> Result<bool, sqlx::Error> {
+    row.try_get::<bool, _>(column)
+        .or_else(|_| row.try_get::<i64, _>(column).map(|value| value != 0))
+}
+
 /// What one run of the relay did.
 #[derive(Debug, Default)]
 pub struct Relayed {
-    /// Notifications numbered.
+    /// Notifications numbered or fanned out.
     pub notifications: usize,
-    /// Each account told something, with its newest `seq`.
+    /// Each account whose notifications were numbered, with its newest `seq`.
     pub accounts: Vec<(String, i64)>,
     /// Webhook deliveries written.
     pub deliveries: u64,
@@ -61,7 +83,15 @@ pub struct Relayed {
     pub alerts: u64,
 }
 
-/// Writes notifications inside the caller's transaction (one statement).
+/// Which accounts' notifications the relay must fan out: those with an enabled webhook or
+/// alert settings (`n` is the notification). The batched append says the same in SQL
+/// (`append/append_batch.sql`).
+const WANTS_FAN_OUT: &str = "(EXISTS (SELECT 1 FROM webhooks w \
+     WHERE w.account_id = n.account_id AND w.disabled_at IS NULL) \
+     OR EXISTS (SELECT 1 FROM alert_settings s WHERE s.account_id = n.account_id))";
+
+/// Writes notifications inside the caller's transaction, each numbered in its account's
+/// stream, and queues those the relay must fan out.
 pub(super) async fn insert(
     connection: &mut AnyConnection,
     notifications: &[NewNotification],
@@ -69,55 +99,138 @@ pub(super) async fn insert(
     if notifications.is_empty() {
         return Ok(());
     }
-    let sql = format!(
-        "INSERT INTO notifications (message_id, account_id, kind, data, created_at) VALUES {}",
-        crate::store::value_rows(notifications.len(), 5)
-    );
-    let mut query = query(&sql);
+    // Each account's counter moved on by its notifications, in the order of the accounts' ids.
+    let mut told: BTreeMap<&str, i64> = BTreeMap::new();
     for notification in notifications {
-        query = query
+        *told.entry(&notification.account_id).or_default() += 1;
+    }
+    let mut next: BTreeMap<&str, i64> = BTreeMap::new();
+    for (account_id, count) in told {
+        let newest: Option<(i64,)> = crate::store::query_as(
+            "UPDATE accounts SET notification_seq = notification_seq + $1 WHERE id = $2 \
+             RETURNING notification_seq",
+        )
+        .bind(count)
+        .bind(account_id)
+        .fetch_optional(&mut *connection)
+        .await?;
+        let (newest,) = newest.ok_or_else(|| {
+            StoreError::Corrupt("a notification for an account that does not exist".into())
+        })?;
+        next.insert(account_id, newest - count + 1);
+    }
+    let sql = format!(
+        "INSERT INTO notifications (message_id, account_id, kind, data, created_at, seq) \
+         VALUES {} RETURNING id",
+        crate::store::value_rows(notifications.len(), 6)
+    );
+    let mut statement = query(&sql);
+    for notification in notifications {
+        let place = next
+            .get_mut(notification.account_id.as_str())
+            .expect("every account was counted");
+        statement = statement
             .bind(&notification.message_id)
             .bind(&notification.account_id)
             .bind(notification.kind)
             .bind(&notification.data)
-            .bind(notification.created_at);
+            .bind(notification.created_at)
+            .bind(*place);
+        *place += 1;
     }
-    query.execute(&mut *connection).await?;
+    let ids: Vec<i64> = statement
+        .fetch_all(&mut *connection)
+        .await?
+        .iter()
+        .map(|row| row.try_get("id"))
+        .collect::<Result<_, _>>()?;
+    let list: Vec<String> = (1..=ids.len()).map(|index| format!("${index}")).collect();
+    let sql = format!(
+        "INSERT INTO notification_fanout (notification_id) SELECT n.id FROM notifications n \
+         WHERE n.id IN ({}) AND {WANTS_FAN_OUT}",
+        list.join(", ")
+    );
+    let mut statement = query(&sql);
+    for id in ids {
+        statement = statement.bind(id);
+    }
+    statement.execute(&mut *connection).await?;
     Ok(())
 }
 
 impl Db {
-    /// Writes notifications in a transaction of their own.
-    pub async fn insert_notifications(
-        &self,
-        notifications: &[NewNotification],
-    ) -> Result<(), StoreError> {
+    /// What waits for the relay (a cheap look, without its lock).
+    pub async fn notifications_waiting(&self) -> Result<Waiting, StoreError> {
+        let row = self
+            .read(async |connection| {
+                query(
+                    "SELECT EXISTS (SELECT 1 FROM notifications WHERE seq IS NULL) AS unnumbered, \
+                     EXISTS (SELECT 1 FROM notification_fanout) AS queued",
+                )
+                .fetch_one(connection)
+                .await
+            })
+            .await?;
+        Ok(Waiting {
+            unnumbered: flag(&row, "unnumbered")?,
+            queued: flag(&row, "queued")?,
+        })
+    }
+
+    /// Writes the webhook deliveries and alerts of up to `limit` queued notifications, oldest
+    /// first, and takes them off the queue; in one transaction, one relay at a time.
+    pub async fn fan_out_queued(&self, limit: i64, now: i64) -> Result<Relayed, StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
-            insert(&mut transaction, notifications).await?;
+            if self.backend() == Backend::Postgres {
+                query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(RELAY_LOCK)
+                    .execute(&mut *transaction)
+                    .await?;
+            }
+            let queued: Vec<i64> = crate::store::query_as::<(i64,)>(
+                "SELECT notification_id FROM notification_fanout ORDER BY notification_id LIMIT $1",
+            )
+            .bind(limit)
+            .fetch_all(&mut *transaction)
+            .await?
+            .into_iter()
+            .map(|(id,)| id)
+            .collect();
+            if queued.is_empty() {
+                return Ok::<_, StoreError>(Relayed::default());
+            }
+            // A notification expired meanwhile has nothing left to send: its row just goes.
+            let deliveries = fan_out(&mut transaction, &queued, now).await?;
+            let alerts = super::alerts::queue_alerts(&mut transaction, &queued, now).await?;
+            let list: Vec<String> = (1..=queued.len())
+                .map(|index| format!("${index}"))
+                .collect();
+            let sql = format!(
+                "DELETE FROM notification_fanout WHERE notification_id IN ({})",
+                list.join(", ")
+            );
+            let mut statement = query(&sql);
+            for id in &queued {
+                statement = statement.bind(*id);
+            }
+            statement.execute(&mut *transaction).await?;
             transaction.commit().await?;
-            Ok::<_, StoreError>(())
+            Ok(Relayed {
+                notifications: queued.len(),
+                accounts: Vec::new(),
+                deliveries,
+                alerts,
+            })
         })
         .await
         .map_err(StoreError::of_write)
     }
 
-    /// Whether any notification waits for the relay (a cheap look, without its lock).
-    pub async fn notifications_waiting(&self) -> Result<bool, StoreError> {
-        let row = self
-            .read(async |connection| {
-                query("SELECT id FROM notifications WHERE seq IS NULL LIMIT 1")
-                    .fetch_optional(connection)
-                    .await
-            })
-            .await?;
-        Ok(row.is_some())
-    }
-
-    /// Numbers up to `limit` waiting notifications, oldest first, each in its account's stream,
-    /// and writes the deliveries they cause to the account's webhooks that want them; in one
-    /// transaction, one relay at a time.
-    pub async fn relay_notifications(&self, limit: i64, now: i64) -> Result<Relayed, StoreError> {
+    /// Numbers up to `limit` notifications written without a place (by a server from before
+    /// migration 0020), oldest first, each in its account's stream, and writes the deliveries
+    /// and alerts they cause; in one transaction, one relay at a time.
+    pub async fn number_leftovers(&self, limit: i64, now: i64) -> Result<Relayed, StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
             if self.backend() == Backend::Postgres {

@@ -30,6 +30,9 @@ pub struct SeatChange {
     pub row: MatchRow,
     /// Its taken seats under the lock, in seat order.
     pub seats: Vec<SeatRow>,
+    /// The accounts this change tells something, recorded for the relay once committed.
+    told: Vec<String>,
+    told_accounts: super::told::ToldAccounts,
 }
 
 impl Db {
@@ -70,6 +73,8 @@ impl Db {
             timeout: self.statement_timeout,
             row,
             seats,
+            told: Vec::new(),
+            told_accounts: self.told.clone(),
         }))
     }
 }
@@ -289,6 +294,12 @@ impl SeatChange {
         within(self.timeout, async {
             let appended = append::append_in(&mut self.transaction, self.backend, append).await?;
             if appended {
+                self.told.extend(
+                    append
+                        .notifications
+                        .iter()
+                        .map(|notification| notification.account_id.clone()),
+                );
                 super::vacations::look_at_start(&mut self.transaction, &append.match_id).await?;
             }
             Ok::<_, StoreError>(appended)
@@ -302,7 +313,13 @@ impl SeatChange {
             self.timeout,
             notifications::insert(&mut self.transaction, notifications),
         )
-        .await
+        .await?;
+        self.told.extend(
+            notifications
+                .iter()
+                .map(|notification| notification.account_id.clone()),
+        );
+        Ok(())
     }
 
     /// Makes every change of this transaction durable at once. A failure here is
@@ -310,6 +327,8 @@ impl SeatChange {
     pub async fn commit(self) -> Result<(), StoreError> {
         within(self.timeout, self.transaction.commit())
             .await
-            .map_err(StoreError::of_write)
+            .map_err(StoreError::of_write)?;
+        self.told_accounts.record_accounts(self.told);
+        Ok(())
     }
 }

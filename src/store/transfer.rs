@@ -35,6 +35,7 @@ pub const COPIED_TABLES: &[&str] = &[
     "rating_changes",
     "seeks",
     "notifications",
+    "notification_fanout",
     "webhooks",
     "webhook_kinds",
     "webhook_deliveries",

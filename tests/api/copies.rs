@@ -329,7 +329,12 @@ async fn a_sqlite_database_moves_to_postgres_resumably_and_plays_on_with_the_sam
         .as_array()
         .unwrap()
         .len();
-    for (table, rows) in &live_counts {
+    // The relay's queue is emptied within moments of each write, so it is seldom caught with
+    // rows; it is copied as every table is (the copy has no code of its own for any table).
+    for (table, rows) in live_counts
+        .iter()
+        .filter(|(table, _)| table != "notification_fanout")
+    {
         assert!(*rows > 0, "the API wrote no row to {table}");
     }
 

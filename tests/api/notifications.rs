@@ -275,6 +275,87 @@ async fn every_turn_reaches_its_account_in_order_on_the_stream_and_a_webhook() {
     assert_eq!(frames[0].0, 3);
 }
 
+/// A server from before migration 0020 writes notifications without a place in the stream;
+/// during an upgrade it shares the database with newer ones. The newer relay numbers such a
+/// notification after the ones numbered as they were written, tells the account's open stream
+/// and delivers it to the account's webhook, once.
+#[tokio::test]
+async fn a_notification_an_older_server_left_unnumbered_is_numbered_told_and_delivered() {
+    let app = webhook_app().await;
+    let players = players(&app, 2).await;
+    let receiver = Receiver::start().await;
+    register_webhook(&app, &players[1], &receiver.url()).await;
+    let mut stream = app
+        .client
+        .get(format!("{}/v1/me/stream?after=0", app.address))
+        .bearer_auth(&players[1].token)
+        .send()
+        .await
+        .unwrap();
+    two_player_match(&app, &players, json!({"game_end": {"hands": 1}})).await;
+    // The start's notifications (match_started, and your_turn when this seat leads) are
+    // written in one transaction: all or none are there.
+    let started = wait_for_notifications(&app, &players[1], 1).await;
+    let newest = started.len() as i64;
+    assert_eq!(started.last().unwrap()["seq"], newest, "{started:?}");
+    assert_eq!(
+        read_frames(&mut stream, started.len())
+            .await
+            .last()
+            .unwrap()
+            .0,
+        newest
+    );
+
+    // As an older server writes it: no `seq`, and nothing queued for the relay.
+    let (account_id, data): (String, String) = sqlx::query_as(
+        "SELECT account_id, data FROM notifications WHERE seq = 1 AND account_id = \
+         (SELECT id FROM accounts WHERE username = 'player1')",
+    )
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap();
+    let message_id = uuid::Uuid::new_v4().to_string();
+    sqlx::query(
+        "INSERT INTO notifications (message_id, account_id, kind, data, created_at) \
+         VALUES ($1, $2, 'match_started', $3, $4)",
+    )
+    .bind(&message_id)
+    .bind(&account_id)
+    .bind(&data)
+    .bind(app.clock.now())
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+
+    // Nobody wakes the relay: it finds the notification at its next look.
+    let told = wait_for_notifications(&app, &players[1], started.len() + 1).await;
+    let left = told.last().unwrap();
+    assert_eq!(left["seq"], newest + 1, "{told:?}");
+    assert_eq!(left["id"], message_id.as_str());
+    assert_eq!(left["data"], told[0]["data"]);
+    let frames = read_frames(&mut stream, 1).await;
+    assert_eq!(
+        (frames[0].0, frames[0].2["id"].clone()),
+        (newest + 1, json!(message_id))
+    );
+    receiver
+        .wait_for(Duration::from_secs(20), |got| got.len() > started.len())
+        .await;
+    let delivered: Vec<String> = receiver
+        .received()
+        .iter()
+        .map(|got| got.id.clone())
+        .collect();
+    let expected: Vec<&str> = told
+        .iter()
+        .map(|told| told["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(delivered, expected);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(receiver.received().len(), told.len(), "each delivered once");
+}
+
 /// The long-poll waits for the next notification and wakes when it is written; the stream of
 /// an account with nothing new answers at once without waiting when `wait` is 0; and the
 /// query is checked.

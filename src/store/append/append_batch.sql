@@ -1,8 +1,9 @@
 -- PostgreSQL: every append of a batch in one statement (data-modifying CTEs are atomic). The
 -- rows come as four JSON arrays, so the statement is fixed and prepared once per connection
 -- whatever the batch holds. A match's row is updated only if it is still at the version its
--- move was decided at; its events, kept response and notifications are written only with its
--- row. Returns the matches whose appends were written.
+-- move was decided at; its events, kept response and notifications (numbered in their
+-- accounts' streams as they are written) are written only with its row. Returns the matches
+-- whose appends were written.
 --
 -- The rows of `matches` are found through its primary key (`id = ANY (ARRAY(...))`): joined
 -- to `moves` alone, which PostgreSQL takes for 100 rows whatever the batch holds, the planner
@@ -34,12 +35,39 @@ WITH moves AS (
     FROM json_to_recordset($3::json) AS k (account_id TEXT, match_id TEXT, key TEXT,
         request_hash TEXT, response TEXT)
     JOIN updated ON updated.id = k.match_id
-), noticed AS (
-    INSERT INTO notifications (message_id, account_id, kind, data, created_at)
-    SELECT n.message_id, n.account_id, n.kind, n.data, updated.now
+), tells AS (
+    -- The notifications of the matches written, each with its place among its account's in
+    -- the batch and how many its account is told. (Reading `updated` whole before any
+    -- counter is taken: matches are locked before accounts, as in every other write.)
+    SELECT n.*, updated.now,
+        row_number() OVER (PARTITION BY n.account_id ORDER BY n.ord) AS place,
+        count(*) OVER (PARTITION BY n.account_id) AS told
     FROM json_to_recordset($4::json) AS n (match_id TEXT, ord BIGINT, message_id TEXT,
         account_id TEXT, kind TEXT, data TEXT)
     JOIN updated ON updated.id = n.match_id
-    ORDER BY n.ord
+), counters AS (
+    -- Each account's counter moved on by its notifications, taken in the order of the
+    -- accounts' ids (store/notifications.rs: two writers telling the same accounts do not
+    -- deadlock).
+    UPDATE accounts SET notification_seq = accounts.notification_seq + t.told
+    FROM (SELECT DISTINCT account_id, told FROM tells ORDER BY account_id) AS t
+    WHERE accounts.id = t.account_id
+    RETURNING accounts.id, accounts.notification_seq
+), noticed AS (
+    -- Numbered as they are written. A notification for an account with no row would get no
+    -- place, and its foreign key fails the statement.
+    INSERT INTO notifications (message_id, account_id, kind, data, created_at, seq)
+    SELECT t.message_id, t.account_id, t.kind, t.data, t.now,
+        counters.notification_seq - t.told + t.place
+    FROM tells t LEFT JOIN counters ON counters.id = t.account_id
+    ORDER BY t.ord
+    RETURNING id, account_id
+), queued AS (
+    -- What the relay must fan out: notifications of accounts with an enabled webhook or
+    -- alert settings (WANTS_FAN_OUT in store/notifications.rs).
+    INSERT INTO notification_fanout (notification_id)
+    SELECT n.id FROM noticed n
+    WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = n.account_id AND w.disabled_at IS NULL)
+        OR EXISTS (SELECT 1 FROM alert_settings s WHERE s.account_id = n.account_id)
 )
 SELECT id FROM updated

@@ -116,7 +116,12 @@ impl Db {
     /// nothing, when another writer got there first or a unique key refused the write.
     /// A failure after the append was sent is [`StoreError::Unconfirmed`].
     pub async fn append_events(&self, append: Append) -> Result<bool, StoreError> {
-        match &self.batcher {
+        let told: Vec<String> = append
+            .notifications
+            .iter()
+            .map(|notification| notification.account_id.clone())
+            .collect();
+        let written = match &self.batcher {
             Some(batcher) => batcher.append(append).await,
             // The writer's own handle (it has no writer of its own to send to).
             None => batcher::alone(self, &append).await,
@@ -125,7 +130,11 @@ impl Db {
             // Abandoned at the statement timeout: sent, and never confirmed.
             StoreError::TimedOut => StoreError::Unconfirmed(None),
             other => other,
-        })
+        })?;
+        if written && !told.is_empty() {
+            self.told.record_accounts(told);
+        }
+        Ok(written)
     }
 
     /// The response kept under an idempotency key.
