@@ -27,6 +27,9 @@ impl Db {
             let mut transaction = self.begin_write().await?;
             insert_in(&mut transaction, self.backend(), new).await?;
             transaction.commit().await?;
+            if let Some(start) = new.start {
+                self.told.record(&start.notifications);
+            }
             Ok::<_, StoreError>(())
         })
         .await

@@ -9,7 +9,7 @@ use sqlx::any::AnyRow;
 
 use super::matches::{NewMatch, insert_in};
 use super::rows::{named, named_or_none, small};
-use super::{Db, Owner, StoreError, query};
+use super::{Backend, Db, Owner, StoreError, query};
 use crate::model::{ClockSettings, Level, Named, OnTimeout, SeekStatus};
 use crate::ratings::Rating;
 use crate::rules::Preset;
@@ -268,6 +268,27 @@ impl Db {
     ) -> Result<bool, StoreError> {
         self.timed(async {
             let mut transaction = self.begin_write().await?;
+            // The seeks first, in the order of their ids: a round that lost them to another
+            // process stops here, before the match's start takes its players' notification
+            // counters (store/notifications.rs), which every writer takes after its other rows.
+            let lock = match self.backend() {
+                Backend::Postgres => " FOR UPDATE",
+                Backend::Sqlite => "",
+            };
+            let wanted: Vec<String> = (0..seek_ids.len()).map(|i| format!("${}", i + 2)).collect();
+            let lock_statement = format!(
+                "SELECT id FROM seeks WHERE status = 'open' AND expires_at > $1 AND id IN ({}) \
+                 ORDER BY id{lock}",
+                wanted.join(", ")
+            );
+            let mut still_open = query(&lock_statement).bind(now);
+            for id in seek_ids {
+                still_open = still_open.bind(*id);
+            }
+            if still_open.fetch_all(&mut *transaction).await?.len() != seek_ids.len() {
+                transaction.rollback().await?;
+                return Ok(false);
+            }
             let ids: Vec<String> = (0..seek_ids.len()).map(|i| format!("${}", i + 3)).collect();
             let statement = format!(
                 "UPDATE seeks SET status = 'matched', match_id = $1, ended_at = $2 \
@@ -287,6 +308,9 @@ impl Db {
                 return Ok(false);
             }
             transaction.commit().await?;
+            if let Some(start) = new.start {
+                self.told.record(&start.notifications);
+            }
             Ok::<_, StoreError>(true)
         })
         .await

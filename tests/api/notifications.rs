@@ -312,7 +312,7 @@ async fn a_notification_an_older_server_left_unnumbered_is_numbered_told_and_del
         "SELECT account_id, data FROM notifications WHERE seq = 1 AND account_id = \
          (SELECT id FROM accounts WHERE username = 'player1')",
     )
-    .fetch_one(app.db.pool())
+    .fetch_one(app.sql())
     .await
     .unwrap();
     let message_id = uuid::Uuid::new_v4().to_string();
@@ -324,7 +324,7 @@ async fn a_notification_an_older_server_left_unnumbered_is_numbered_told_and_del
     .bind(&account_id)
     .bind(&data)
     .bind(app.clock.now())
-    .execute(app.db.pool())
+    .execute(app.sql())
     .await
     .unwrap();
 
