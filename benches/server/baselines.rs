@@ -4,12 +4,12 @@
 //! and single-row insert transactions on SQLite.
 
 use std::net::TcpListener;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::json;
 use sqlx::Executor;
 
-use super::{CONCURRENCY, PHASE};
+use super::{CONCURRENCY, PHASE, per_second};
 
 /// The row every baseline writes: about what a move's event row holds.
 const ROW: &str =
@@ -110,33 +110,21 @@ pub async fn http_writes(
     let handle = server.handle();
     tokio::spawn(server);
     let url = format!("http://{address}/");
-    let until = Instant::now() + PHASE;
-    let started = Instant::now();
-    let tasks: Vec<_> = (0..CONCURRENCY)
-        .map(|client_index| {
-            let (client, url) = (client.clone(), url.clone());
-            tokio::spawn(async move {
-                let mut done = 0u64;
-                while Instant::now() < until {
-                    let body = json!({
-                        "match_id": format!("m{client_index}"),
-                        "seq": done as i64 + 1,
-                        "body": {"type": "turn_ended"},
-                    });
-                    let response = client.post(&url).json(&body).send().await.unwrap();
-                    assert!(response.status().is_success());
-                    response.bytes().await.unwrap();
-                    done += 1;
-                }
-                done
-            })
-        })
-        .collect();
-    let mut total = 0;
-    for task in tasks {
-        total += task.await.unwrap();
-    }
-    let rate = total as f64 / started.elapsed().as_secs_f64();
+    let sender = client.clone();
+    let rate = per_second(CONCURRENCY, move |client_index, done| {
+        let (client, url) = (sender.clone(), url.clone());
+        async move {
+            let body = json!({
+                "match_id": format!("m{client_index}"),
+                "seq": done as i64 + 1,
+                "body": {"type": "turn_ended"},
+            });
+            let response = client.post(&url).json(&body).send().await.unwrap();
+            assert!(response.status().is_success());
+            response.bytes().await.unwrap();
+        }
+    })
+    .await;
     println!(
         "http writes: {rate:.0} requests/s at {CONCURRENCY} clients; moves reach {:.0}% of it",
         moves_per_second / rate * 100.0
@@ -194,28 +182,16 @@ pub async fn sqlite_inserts(directory: &std::path::Path, connections: u32) -> f6
     )
     .await
     .unwrap();
-    let until = Instant::now() + PHASE;
-    let started = Instant::now();
-    let tasks: Vec<_> = (0..CONCURRENCY)
-        .map(|_| {
-            let pool = pool.clone();
-            tokio::spawn(async move {
-                let mut done = 0u64;
-                while Instant::now() < until {
-                    let mut transaction = pool.begin_with("BEGIN IMMEDIATE").await.unwrap();
-                    sqlx::query(ROW).execute(&mut *transaction).await.unwrap();
-                    transaction.commit().await.unwrap();
-                    done += 1;
-                }
-                done
-            })
-        })
-        .collect();
-    let mut total = 0;
-    for task in tasks {
-        total += task.await.unwrap();
-    }
-    let rate = total as f64 / started.elapsed().as_secs_f64();
+    let inserting = pool.clone();
+    let rate = per_second(CONCURRENCY, move |_, _| {
+        let pool = inserting.clone();
+        async move {
+            let mut transaction = pool.begin_with("BEGIN IMMEDIATE").await.unwrap();
+            sqlx::query(ROW).execute(&mut *transaction).await.unwrap();
+            transaction.commit().await.unwrap();
+        }
+    })
+    .await;
     pool.close().await;
     rate
 }

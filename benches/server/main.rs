@@ -268,38 +268,54 @@ async fn play_in_turn(
     latencies
 }
 
-async fn hammer(
-    client: reqwest::Client,
-    url: String,
-    token: Option<String>,
-    until: Instant,
-) -> u64 {
-    let mut done = 0;
-    while Instant::now() < until {
-        let mut request = client.get(&url);
-        if let Some(token) = &token {
-            request = request.bearer_auth(token);
-        }
-        let response = request.send().await.unwrap();
-        assert!(response.status().is_success());
-        response.bytes().await.unwrap();
-        done += 1;
-    }
-    done
-}
-
-async fn requests_per_second(client: &reqwest::Client, urls: Vec<(String, Option<String>)>) -> f64 {
+/// Runs `clients` tasks for one phase ([`PHASE`]), each repeating `once(client, done)` (its
+/// index, and how many it has done) until the phase ends; returns how many were done per
+/// second across them.
+async fn per_second<Once, Done>(clients: usize, once: Once) -> f64
+where
+    Once: Fn(usize, u64) -> Done + Clone + Send + 'static,
+    Done: Future<Output = ()> + Send,
+{
     let until = Instant::now() + PHASE;
     let started = Instant::now();
-    let tasks: Vec<_> = urls
-        .into_iter()
-        .map(|(url, token)| tokio::spawn(hammer(client.clone(), url, token, until)))
+    let tasks: Vec<_> = (0..clients)
+        .map(|client| {
+            let once = once.clone();
+            tokio::spawn(async move {
+                let mut done = 0;
+                while Instant::now() < until {
+                    once(client, done).await;
+                    done += 1;
+                }
+                done
+            })
+        })
         .collect();
     let mut total = 0;
     for task in tasks {
         total += task.await.unwrap();
     }
     total as f64 / started.elapsed().as_secs_f64()
+}
+
+/// GET requests per second, one client per `(url, bearer token)`, each waiting for its answer.
+async fn requests_per_second(client: &reqwest::Client, urls: Vec<(String, Option<String>)>) -> f64 {
+    let urls = std::sync::Arc::new(urls);
+    let (client, count) = (client.clone(), urls.len());
+    per_second(count, move |index, _| {
+        let (client, urls) = (client.clone(), urls.clone());
+        async move {
+            let (url, token) = &urls[index];
+            let mut request = client.get(url);
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
+            let response = request.send().await.unwrap();
+            assert!(response.status().is_success());
+            response.bytes().await.unwrap();
+        }
+    })
+    .await
 }
 
 /// `count` two-seat matches, seated and started, their players named after `prefix`.

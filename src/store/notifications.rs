@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use sqlx::{AnyConnection, Row};
 
 use super::{Backend, Db, StoreError};
-use crate::store::query;
+use crate::store::{query, query_as};
 
 /// The advisory lock the relays of every server process take in turn (PostgreSQL).
 const RELAY_LOCK: i64 = 0x6b63_7265_6c61_7900; // "kcrelay\0"
@@ -64,12 +64,6 @@ pub struct Waiting {
     pub queued: bool,
 }
 
-/// A boolean column: PostgreSQL's `EXISTS` is a boolean, SQLite's an integer.
-fn flag(row: &sqlx::any::AnyRow, column: &str) -> Result<bool, sqlx::Error> {
-    row.try_get::<bool, _>(column)
-        .or_else(|_| row.try_get::<i64, _>(column).map(|value| value != 0))
-}
-
 /// What one run of the relay did.
 #[derive(Debug, Default)]
 pub struct Relayed {
@@ -106,7 +100,7 @@ pub(super) async fn insert(
     }
     let mut next: BTreeMap<&str, i64> = BTreeMap::new();
     for (account_id, count) in told {
-        let newest: Option<(i64,)> = crate::store::query_as(
+        let newest: Option<(i64,)> = query_as(
             "UPDATE accounts SET notification_seq = notification_seq + $1 WHERE id = $2 \
              RETURNING notification_seq",
         )
@@ -163,17 +157,19 @@ impl Db {
     pub async fn notifications_waiting(&self) -> Result<Waiting, StoreError> {
         let row = self
             .read(async |connection| {
-                query(
-                    "SELECT EXISTS (SELECT 1 FROM notifications WHERE seq IS NULL) AS unnumbered, \
-                     EXISTS (SELECT 1 FROM notification_fanout) AS queued",
+                // Integers, not `EXISTS`'s boolean: SQLite has none.
+                query_as::<(i64, i64)>(
+                    "SELECT CASE WHEN EXISTS (SELECT 1 FROM notifications WHERE seq IS NULL) \
+                     THEN 1 ELSE 0 END, \
+                     CASE WHEN EXISTS (SELECT 1 FROM notification_fanout) THEN 1 ELSE 0 END",
                 )
                 .fetch_one(connection)
                 .await
             })
             .await?;
         Ok(Waiting {
-            unnumbered: flag(&row, "unnumbered")?,
-            queued: flag(&row, "queued")?,
+            unnumbered: row.0 == 1,
+            queued: row.1 == 1,
         })
     }
 
@@ -188,7 +184,7 @@ impl Db {
                     .execute(&mut *transaction)
                     .await?;
             }
-            let queued: Vec<i64> = crate::store::query_as::<(i64,)>(
+            let queued: Vec<i64> = query_as::<(i64,)>(
                 "SELECT notification_id FROM notification_fanout ORDER BY notification_id LIMIT $1",
             )
             .bind(limit)

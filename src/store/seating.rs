@@ -30,9 +30,10 @@ pub struct SeatChange {
     pub row: MatchRow,
     /// Its taken seats under the lock, in seat order.
     pub seats: Vec<SeatRow>,
-    /// The accounts this change tells something, recorded for the relay once committed.
-    told: Vec<String>,
-    told_accounts: super::told::ToldAccounts,
+    /// The accounts this change tells something, recorded in `told` for the relay once
+    /// committed.
+    telling: Vec<String>,
+    told: super::told::ToldAccounts,
 }
 
 impl Db {
@@ -73,8 +74,8 @@ impl Db {
             timeout: self.statement_timeout,
             row,
             seats,
-            told: Vec::new(),
-            told_accounts: self.told.clone(),
+            telling: Vec::new(),
+            told: self.told.clone(),
         }))
     }
 }
@@ -294,7 +295,7 @@ impl SeatChange {
         within(self.timeout, async {
             let appended = append::append_in(&mut self.transaction, self.backend, append).await?;
             if appended {
-                self.told.extend(
+                self.telling.extend(
                     append
                         .notifications
                         .iter()
@@ -314,7 +315,7 @@ impl SeatChange {
             notifications::insert(&mut self.transaction, notifications),
         )
         .await?;
-        self.told.extend(
+        self.telling.extend(
             notifications
                 .iter()
                 .map(|notification| notification.account_id.clone()),
@@ -328,7 +329,7 @@ impl SeatChange {
         within(self.timeout, self.transaction.commit())
             .await
             .map_err(StoreError::of_write)?;
-        self.told_accounts.record_accounts(self.told);
+        self.told.record_accounts(self.telling);
         Ok(())
     }
 }

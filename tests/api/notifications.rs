@@ -187,13 +187,7 @@ async fn every_turn_reaches_its_account_in_order_on_the_stream_and_a_webhook() {
     for (player, receiver) in players.iter().zip(&receivers) {
         secrets.push(register_webhook(&app, player, &receiver.url()).await.1);
     }
-    let mut stream = app
-        .client
-        .get(format!("{}/v1/me/stream?after=0", app.address))
-        .bearer_auth(&players[1].token)
-        .send()
-        .await
-        .unwrap();
+    let mut stream = app.get_as(&players[1], "/v1/me/stream?after=0").await;
     assert_eq!(stream.headers()["content-type"], "text/event-stream");
 
     let id = two_player_match(&app, &players, json!({"game_end": {"hands": 1}})).await;
@@ -285,13 +279,7 @@ async fn a_notification_an_older_server_left_unnumbered_is_numbered_told_and_del
     let players = players(&app, 2).await;
     let receiver = Receiver::start().await;
     register_webhook(&app, &players[1], &receiver.url()).await;
-    let mut stream = app
-        .client
-        .get(format!("{}/v1/me/stream?after=0", app.address))
-        .bearer_auth(&players[1].token)
-        .send()
-        .await
-        .unwrap();
+    let mut stream = app.get_as(&players[1], "/v1/me/stream?after=0").await;
     two_player_match(&app, &players, json!({"game_end": {"hands": 1}})).await;
     // The start's notifications (match_started, and your_turn when this seat leads) are
     // written in one transaction: all or none are there.
