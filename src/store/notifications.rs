@@ -15,7 +15,7 @@
 //! without a place; [`Db::number_leftovers`] numbers those as it did. One relay runs at a time
 //! (on PostgreSQL under an advisory lock, across every server process).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use sqlx::{AnyConnection, Row};
 
@@ -77,15 +77,20 @@ pub struct Relayed {
     pub alerts: u64,
 }
 
-/// Which accounts' notifications the relay must fan out: those with an enabled webhook or
-/// alert settings (`n` is the notification). The batched append says the same in SQL
+/// Moves account `$2`'s counter on by `$1` notifications, returning the newest place and
+/// whether the relay must fan them out (1: the account has an enabled webhook or alert
+/// settings; 0: not). The batched append says the same of each notification in SQL
 /// (`append/append_batch.sql`).
-const WANTS_FAN_OUT: &str = "(EXISTS (SELECT 1 FROM webhooks w \
-     WHERE w.account_id = n.account_id AND w.disabled_at IS NULL) \
-     OR EXISTS (SELECT 1 FROM alert_settings s WHERE s.account_id = n.account_id))";
+const TAKE_PLACES: &str = "UPDATE accounts SET notification_seq = notification_seq + $1 \
+     WHERE id = $2 RETURNING notification_seq, \
+     CASE WHEN EXISTS (SELECT 1 FROM webhooks w \
+         WHERE w.account_id = accounts.id AND w.disabled_at IS NULL) \
+     OR EXISTS (SELECT 1 FROM alert_settings s WHERE s.account_id = accounts.id) \
+     THEN 1 ELSE 0 END";
 
 /// Writes notifications inside the caller's transaction, each numbered in its account's
-/// stream, and queues those the relay must fan out.
+/// stream, and queues those the relay must fan out: three statements at most, two for the
+/// accounts most have (no webhook, no alerts).
 pub(super) async fn insert(
     connection: &mut AnyConnection,
     notifications: &[NewNotification],
@@ -93,30 +98,39 @@ pub(super) async fn insert(
     if notifications.is_empty() {
         return Ok(());
     }
-    // Each account's counter moved on by its notifications, in the order of the accounts' ids.
+    // Each account's counter moved on by its notifications, in the order of the accounts' ids
+    // (two writers telling the same accounts do not deadlock on PostgreSQL).
     let mut told: BTreeMap<&str, i64> = BTreeMap::new();
     for notification in notifications {
         *told.entry(&notification.account_id).or_default() += 1;
     }
     let mut next: BTreeMap<&str, i64> = BTreeMap::new();
+    let mut fanned_out: HashSet<&str> = HashSet::new();
     for (account_id, count) in told {
-        let newest: Option<(i64,)> = query_as(
-            "UPDATE accounts SET notification_seq = notification_seq + $1 WHERE id = $2 \
-             RETURNING notification_seq",
-        )
-        .bind(count)
-        .bind(account_id)
-        .fetch_optional(&mut *connection)
-        .await?;
-        let (newest,) = newest.ok_or_else(|| {
+        let counted: Option<(i64, i64)> = query_as(TAKE_PLACES)
+            .bind(count)
+            .bind(account_id)
+            .fetch_optional(&mut *connection)
+            .await?;
+        // The notifications table has no foreign key on PostgreSQL (migration 0021): this is
+        // the check.
+        let (newest, wants_fan_out) = counted.ok_or_else(|| {
             StoreError::Corrupt("a notification for an account that does not exist".into())
         })?;
         next.insert(account_id, newest - count + 1);
+        if wants_fan_out == 1 {
+            fanned_out.insert(account_id);
+        }
     }
     let sql = format!(
         "INSERT INTO notifications (message_id, account_id, kind, data, created_at, seq) \
-         VALUES {} RETURNING id",
-        crate::store::value_rows(notifications.len(), 6)
+         VALUES {}{}",
+        crate::store::value_rows(notifications.len(), 6),
+        if fanned_out.is_empty() {
+            ""
+        } else {
+            " RETURNING id, account_id"
+        }
     );
     let mut statement = query(&sql);
     for notification in notifications {
@@ -132,20 +146,23 @@ pub(super) async fn insert(
             .bind(*place);
         *place += 1;
     }
-    let ids: Vec<i64> = statement
-        .fetch_all(&mut *connection)
-        .await?
-        .iter()
-        .map(|row| row.try_get("id"))
-        .collect::<Result<_, _>>()?;
-    let list: Vec<String> = (1..=ids.len()).map(|index| format!("${index}")).collect();
+    if fanned_out.is_empty() {
+        statement.execute(&mut *connection).await?;
+        return Ok(());
+    }
+    let mut queued = Vec::new();
+    for row in statement.fetch_all(&mut *connection).await? {
+        let account_id: String = row.try_get("account_id")?;
+        if fanned_out.contains(account_id.as_str()) {
+            queued.push(row.try_get::<i64, _>("id")?);
+        }
+    }
     let sql = format!(
-        "INSERT INTO notification_fanout (notification_id) SELECT n.id FROM notifications n \
-         WHERE n.id IN ({}) AND {WANTS_FAN_OUT}",
-        list.join(", ")
+        "INSERT INTO notification_fanout (notification_id) VALUES {}",
+        crate::store::value_rows(queued.len(), 1)
     );
     let mut statement = query(&sql);
-    for id in ids {
+    for id in queued {
         statement = statement.bind(id);
     }
     statement.execute(&mut *connection).await?;

@@ -2,8 +2,10 @@
 //!
 //! SQLite has one writer at a time, and with `synchronous` at FULL each commit flushes the
 //! log to disk: many moves sharing one transaction (gathered by `batcher.rs`) share that
-//! flush. An append refused inside the batch (a stale version, a unique key) is rolled back
-//! to its savepoint alone; the others are committed.
+//! flush. An append refused at a stale version has written nothing (the version is its first
+//! write's guard); one that can be refused after writing (a kept response's unique key, a
+//! player's rating that moved) goes in a savepoint, rolled back alone. Any other failure fails
+//! the batch, whose appends the batcher then retries alone.
 
 use std::collections::HashSet;
 
@@ -22,19 +24,27 @@ pub(super) async fn write_batch(db: &Db, batch: &[&Append]) -> Result<HashSet<St
         let mut transaction = db.begin_write().await?;
         let mut written = HashSet::with_capacity(batch.len());
         for append in batch {
-            query("SAVEPOINT append").execute(&mut *transaction).await?;
+            // Two statements saved on most moves: a savepoint only where it can be needed.
+            let guarded = append.kept.is_some() || append.ratings.is_some();
+            if guarded {
+                query("SAVEPOINT append").execute(&mut *transaction).await?;
+            }
             match write(&mut transaction, append).await {
                 Ok(true) => {
                     written.insert(append.match_id.clone());
                 }
-                Ok(false) | Err(StoreError::Conflict(_)) => {
+                Ok(false) | Err(StoreError::Conflict(_)) if guarded => {
                     query("ROLLBACK TO append")
                         .execute(&mut *transaction)
                         .await?;
                 }
+                // Refused by the version guard, before anything was written.
+                Ok(false) => {}
                 Err(other) => return Err(other),
             }
-            query("RELEASE append").execute(&mut *transaction).await?;
+            if guarded {
+                query("RELEASE append").execute(&mut *transaction).await?;
+            }
         }
         transaction
             .commit()
@@ -45,13 +55,18 @@ pub(super) async fn write_batch(db: &Db, batch: &[&Append]) -> Result<HashSet<St
     .await
 }
 
-/// One append in a transaction of its own: a batch of one.
+/// One append in a transaction of its own: a batch of one. A unique key's refusal is a
+/// refusal like a stale version's (nothing of the transaction was committed).
 pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, StoreError> {
-    Ok(!write_batch(db, &[append]).await?.is_empty())
+    match write_batch(db, &[append]).await {
+        Ok(written) => Ok(!written.is_empty()),
+        Err(StoreError::Conflict(_)) => Ok(false),
+        Err(other) => Err(other),
+    }
 }
 
 /// An append's writes inside the caller's transaction; `false` when the match is not at the
-/// expected version.
+/// expected version (nothing written) or a player's rating moved (the caller rolls back).
 pub(super) async fn write(
     connection: &mut AnyConnection,
     append: &Append,
