@@ -112,8 +112,6 @@ pub(super) async fn insert(
             .bind(account_id)
             .fetch_optional(&mut *connection)
             .await?;
-        // The notifications table has no foreign key on PostgreSQL (migration 0021): this is
-        // the check.
         let (newest, wants_fan_out) = counted.ok_or_else(|| {
             StoreError::Corrupt("a notification for an account that does not exist".into())
         })?;

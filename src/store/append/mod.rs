@@ -8,7 +8,8 @@
 //!
 //! - `postgres`: a batch in one statement and one commit; a batch of one is the same
 //!   statement;
-//! - `sqlite`: a batch in one write transaction, each append in a savepoint of its own.
+//! - `sqlite`: a batch in one write transaction, a savepoint around each append that can be
+//!   refused after writing (a kept response, a rated end).
 //!
 //! The end of a rated match also writes its players' ratings, and is refused like a stale
 //! version when one of them moved meanwhile; on PostgreSQL it goes alone, in a transaction
