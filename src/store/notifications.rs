@@ -89,8 +89,9 @@ const TAKE_PLACES: &str = "UPDATE accounts SET notification_seq = notification_s
      THEN 1 ELSE 0 END";
 
 /// Writes notifications inside the caller's transaction, each numbered in its account's
-/// stream, and queues those the relay must fan out: three statements at most, two for the
-/// accounts most have (no webhook, no alerts).
+/// stream, and queues those the relay must fan out: an update per account told, the insert,
+/// and the queue's insert only when one of the accounts wants fan-out (most have no webhook
+/// and no alerts).
 pub(super) async fn insert(
     connection: &mut AnyConnection,
     notifications: &[NewNotification],

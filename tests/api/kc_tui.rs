@@ -157,7 +157,12 @@ fn without_log_after(screen: &str, version: i64) -> String {
             let Some((table, entry)) = line.split_once("││") else {
                 return line.to_owned();
             };
-            let seq: Option<i64> = entry.split(' ').next().and_then(|n| n.parse().ok());
+            // Numbers are right-aligned: ` 81 …`, `115 …`.
+            let seq: Option<i64> = entry
+                .trim_start()
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok());
             match seq {
                 Some(seq) if seq > version => format!("{table}││"),
                 _ => line.to_owned(),
@@ -165,6 +170,18 @@ fn without_log_after(screen: &str, version: i64) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[test]
+fn log_lines_after_the_header_are_left_out_whatever_their_width() {
+    let screen = "│W  2H      ││ 80 Basic bot played 6H on N.  │\n\
+                  │stock 13   ││ 81 Basic bot played 8H on SW. │\n\
+                  │           ││115 Maya's turn.               │\n\
+                  │           ││(watching)                     │";
+    let at_80 = without_log_after(screen, 80);
+    assert!(at_80.contains("6H") && !at_80.contains("8H") && !at_80.contains("Maya"));
+    assert!(at_80.contains("2H") && at_80.contains("stock 13") && at_80.contains("(watching)"));
+    assert_eq!(without_log_after(screen, 115), screen);
 }
 
 /// The legal action marked as chosen (`▸ play 7H N`), in kc's words.

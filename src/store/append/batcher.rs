@@ -163,8 +163,8 @@ async fn run(db: &Db, batch: Vec<Job>, counts: &Counts) {
                 let _ = job.done.send(Err(same_failure(&error)));
             }
         }
-        // A unique key refused the only append: a refusal like a stale version. (SQLite
-        // refuses such an append alone inside its batch, so this is PostgreSQL's.)
+        // A unique key refused the only append: a refusal like a stale version. (On SQLite
+        // an append with a kept response is refused alone inside its batch, in a savepoint.)
         Err(StoreError::Conflict(_)) if batch.len() == 1 => {
             for job in batch {
                 let _ = job.done.send(Ok(false));
