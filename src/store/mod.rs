@@ -91,6 +91,18 @@ pub enum Backend {
     Postgres,
 }
 
+impl Backend {
+    /// What a `SELECT` ends with to lock its rows until the transaction ends: `FOR UPDATE`
+    /// on PostgreSQL; nothing on SQLite, where a write transaction holds the database's lock
+    /// from its start.
+    pub(crate) fn row_lock(self) -> &'static str {
+        match self {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        }
+    }
+}
+
 /// A pooled connection idle for longer than this is pinged before it is handed out.
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(1);
 
@@ -402,10 +414,7 @@ impl Db {
         table: Owner,
         id: &str,
     ) -> Result<bool, sqlx::Error> {
-        let lock = match self.backend {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
-        };
+        let lock = self.backend.row_lock();
         let table = match table {
             Owner::Account => "accounts",
             Owner::Match => "matches",

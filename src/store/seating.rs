@@ -40,10 +40,7 @@ impl Db {
     /// Locks a match for a change of seats; `None` when there is no such match.
     pub async fn lock_seats(&self, match_id: &str) -> Result<Option<SeatChange>, StoreError> {
         let mut transaction = self.begin_write().await?;
-        let lock = match self.backend() {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
-        };
+        let lock = self.backend().row_lock();
         let row = self
             .timed(
                 query(&format!(

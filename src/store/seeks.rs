@@ -9,7 +9,7 @@ use sqlx::any::AnyRow;
 
 use super::matches::{NewMatch, insert_in};
 use super::rows::{named, named_or_none, small};
-use super::{Backend, Db, Owner, StoreError, query};
+use super::{Db, Owner, StoreError, query};
 use crate::model::{ClockSettings, Level, Named, OnTimeout, SeekStatus};
 use crate::ratings::Rating;
 use crate::rules::Preset;
@@ -271,10 +271,7 @@ impl Db {
             // The seeks first, in the order of their ids: a round that lost them to another
             // process stops here, before the match's start takes its players' notification
             // counters (store/notifications.rs), which every writer takes after its other rows.
-            let lock = match self.backend() {
-                Backend::Postgres => " FOR UPDATE",
-                Backend::Sqlite => "",
-            };
+            let lock = self.backend().row_lock();
             let wanted: Vec<String> = (0..seek_ids.len()).map(|i| format!("${}", i + 2)).collect();
             let lock_statement = format!(
                 "SELECT id FROM seeks WHERE status = 'open' AND expires_at > $1 AND id IN ({}) \
