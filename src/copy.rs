@@ -129,8 +129,8 @@ pub struct CopyReport {
     pub resumed: bool,
     /// Matches whose logs were compared.
     pub logs: i64,
-    /// Events in those logs.
-    pub events: i64,
+    /// Rows of those logs (a row holds one append's events: a move's, a note's).
+    pub log_rows: i64,
     /// Ended matches whose exports verified.
     pub verified: usize,
 }
@@ -153,9 +153,9 @@ impl fmt::Display for CopyReport {
         )?;
         writeln!(
             f,
-            "ok: every table's row count and digest equal the source's: {} match logs, {} \
-             events, hash chains included",
-            self.logs, self.events
+            "ok: every table's row count and digest equal the source's: {} match logs in {} \
+             rows, hash chains included",
+            self.logs, self.log_rows
         )?;
         write!(f, "ok: {} ended matches verify", self.verified)
     }
@@ -213,7 +213,7 @@ pub async fn run(
         copied_now,
         resumed,
         logs: logs.rows,
-        events: events.rows,
+        log_rows: events.rows,
         verified,
     })
 }

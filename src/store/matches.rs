@@ -1,23 +1,25 @@
 //! The `matches`, `match_seats`, `match_secrets` and `match_events` tables: creating a match,
-//! and reading its row, seats, secret and log.
+//! and reading its row, seats, secret and log (its rows laid out as `log_rows.rs` says).
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use sqlx::{Any, Row, Transaction};
 
 use super::append::Append;
+use super::log_rows::{LOG_ROW_COLUMNS, events_of};
 use super::rows::{
     ALIASED_MATCH_COLUMNS, MATCH_COLUMNS, MatchRow, SeatRow, StoredEvent, match_from_row,
-    seat_from_row, small, stored_event,
+    seat_from_row, small,
 };
 use super::{Backend, Db, SeatOf, StoreError};
 use crate::model::{Level, Named, Outcome};
 use crate::rules::{Preset, Seat};
 use crate::store::query;
 
-/// A match's stored events, by `match_id = $1`; a query adds its own conditions and order.
-const SELECT_EVENTS: &str =
-    "SELECT seq, event, hash, created_at FROM match_events WHERE match_id = $1";
+/// A match's log rows, by `match_id = $1`; a query adds its own conditions and order.
+static SELECT_LOG_ROWS: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {LOG_ROW_COLUMNS} FROM match_events WHERE match_id = $1"));
 
 impl Db {
     /// Creates a match with its secret and its first seats (the creator in seat 0, and any
@@ -197,9 +199,14 @@ impl Db {
         after: i64,
         limit: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
-        let sql = format!("{SELECT_EVENTS} AND seq > $2 ORDER BY seq LIMIT $3");
+        // A row is keyed by its last event, and holds one event at least: the first row past
+        // `after` ends past it, so `limit` rows hold `limit` events past it (or all there are).
+        let sql = format!("{} AND seq > $2 ORDER BY seq LIMIT $3", *SELECT_LOG_ROWS);
         let query = query(&sql).bind(match_id).bind(after).bind(limit);
-        self.stored_events(query).await
+        let mut events = self.stored_events(query).await?;
+        events.retain(|event| event.seq > after);
+        events.truncate(usize::try_from(limit).unwrap_or(0));
+        Ok(events)
     }
 
     /// A match's events written after the time `since` (seconds), in log order: what a window
@@ -209,12 +216,13 @@ impl Db {
         match_id: &str,
         since: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
-        let sql = format!("{SELECT_EVENTS} AND created_at > $2 ORDER BY seq");
+        // An append's events share its row and its time.
+        let sql = format!("{} AND created_at > $2 ORDER BY seq", *SELECT_LOG_ROWS);
         let query = query(&sql).bind(match_id).bind(since);
         self.stored_events(query).await
     }
 
-    /// The events a query of [`SELECT_EVENTS`] finds.
+    /// The events of the rows a query of [`SELECT_LOG_ROWS`] finds, in its order.
     async fn stored_events<'q>(
         &self,
         query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
@@ -222,10 +230,11 @@ impl Db {
         let rows = self
             .single(async |connection| query.fetch_all(connection).await)
             .await?;
-        rows.iter()
-            .map(stored_event)
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        let mut events = Vec::with_capacity(rows.len() * 2);
+        for row in &rows {
+            events_of(row, &mut events)?;
+        }
+        Ok(events)
     }
 }
 

@@ -36,6 +36,7 @@ mod backlog;
 mod error;
 pub mod invitations;
 mod listing;
+mod log_rows;
 pub mod mail;
 mod matches;
 pub mod notifications;

@@ -3,10 +3,14 @@
 
 use sqlx::Row;
 
+use super::log_rows::events_of;
 use super::rows::{ALIASED_MATCH_COLUMNS, MatchRow, match_from_row};
 use super::{Db, StoreError};
 use crate::rules::Seat;
 use crate::store::query;
+
+/// How a `seat_out` event's canonical JSON begins.
+const SEAT_OUT: &str = r#"{"type":"seat_out""#;
 
 impl Db {
     /// Every match `account_id` sat in, with its seat there.
@@ -38,21 +42,30 @@ impl Db {
         &self,
         account_id: &str,
     ) -> Result<Vec<(String, String)>, StoreError> {
+        // The rows holding one: as their last event, or in `earlier` after its hash.
+        let sql = format!(
+            "SELECT e.match_id, e.seq, e.event, e.hash, e.earlier, e.created_at \
+             FROM match_events e \
+             JOIN match_seats s ON s.match_id = e.match_id \
+             WHERE s.account_id = $1 AND (e.event LIKE '{SEAT_OUT}%' \
+               OR e.earlier LIKE '%\",{SEAT_OUT}%')"
+        );
         let rows = self
-            .read(async |connection| {
-                query(
-                    "SELECT e.match_id, e.event FROM match_events e \
-                     JOIN match_seats s ON s.match_id = e.match_id \
-                     WHERE s.account_id = $1 AND e.event LIKE '{\"type\":\"seat_out\"%'",
-                )
-                .bind(account_id)
-                .fetch_all(connection)
-                .await
-            })
+            .read(async |connection| query(&sql).bind(account_id).fetch_all(connection).await)
             .await?;
-        Ok(rows
-            .iter()
-            .map(|row| Ok((row.try_get("match_id")?, row.try_get("event")?)))
-            .collect::<Result<_, sqlx::Error>>()?)
+        let mut seats_out = Vec::new();
+        let mut events = Vec::new();
+        for row in &rows {
+            let match_id: String = row.try_get("match_id")?;
+            events.clear();
+            events_of(row, &mut events)?;
+            seats_out.extend(
+                events
+                    .drain(..)
+                    .filter(|event| event.event.starts_with(SEAT_OUT))
+                    .map(|event| (match_id.clone(), event.event)),
+            );
+        }
+        Ok(seats_out)
     }
 }

@@ -1,6 +1,6 @@
-//! The rows of the match tables as the store hands them out (`matches`, `match_seats`,
-//! `match_events`), and how each is read from its columns: a value no column should hold is
-//! [`StoreError::Corrupt`].
+//! The rows of the match tables as the store hands them out (`matches`, `match_seats`, and the
+//! events of `match_events`, whose rows `log_rows.rs` lays out), and how each is read from its
+//! columns: a value no column should hold is [`StoreError::Corrupt`].
 
 use std::sync::LazyLock;
 
@@ -131,16 +131,6 @@ pub struct StoredEvent {
     pub hash: String,
     /// When it was written (Unix seconds): the append's time.
     pub at: i64,
-}
-
-/// A row of `match_events` (`seq, event, hash, created_at`).
-pub(super) fn stored_event(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
-    Ok(StoredEvent {
-        seq: row.try_get("seq")?,
-        event: row.try_get("event")?,
-        hash: row.try_get("hash")?,
-        at: row.try_get("created_at")?,
-    })
 }
 
 pub(super) const MATCH_COLUMNS: &str = "id, created_by, visibility, invite_code, rules, seat_count, auto_end_turn, \

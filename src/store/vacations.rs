@@ -60,14 +60,16 @@ const SELECT_VACATION: &str = "SELECT vacation_days, vacation_weeks_from, create
 
 /// The weeks from the time `$2` on in which a turn of account `$1`'s ended at a correspondence
 /// clock (a turn of a day or more): the canonical JSON of `turn_ended` begins with its type and
-/// seat. Only matches written to since `$2` are read.
+/// seat, as the log row's last event or, in `earlier`, after its hash (`store/log_rows.rs`).
+/// Only matches written to since `$2` are read.
 const PLAYED_WEEKS: &str = "SELECT DISTINCT (e.created_at + 259200) / 604800 AS week \
      FROM match_seats s \
      JOIN matches m ON m.id = s.match_id \
      JOIN match_events e ON e.match_id = s.match_id \
      WHERE s.account_id = $1 AND m.turn_seconds >= 86400 AND m.updated_at >= $2 \
        AND e.created_at >= $2 \
-       AND e.event LIKE '{\"type\":\"turn_ended\",\"seat\":' || s.seat || ',%' \
+       AND (e.event LIKE '{\"type\":\"turn_ended\",\"seat\":' || s.seat || ',%' \
+         OR e.earlier LIKE '%\",{\"type\":\"turn_ended\",\"seat\":' || s.seat || ',%') \
      ORDER BY week";
 
 /// The record of account `account_id` read on `connection`; `None`: no such live account.

@@ -18,6 +18,7 @@ mod helpers;
 mod kc;
 mod kc_audit;
 mod kc_tui;
+mod log_rows;
 mod matches;
 mod metrics;
 mod notifications;

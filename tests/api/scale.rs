@@ -38,7 +38,6 @@ async fn a_commit_finds_its_matches_by_key_however_many_there_are() {
         .bind(moves.to_string())
         .bind("[]")
         .bind("[]")
-        .bind("[]")
         .fetch_all(app.sql())
         .await
         .unwrap();

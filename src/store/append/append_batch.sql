@@ -1,9 +1,9 @@
 -- PostgreSQL: every append of a batch in one statement (data-modifying CTEs are atomic). The
--- rows come as four JSON arrays, so the statement is fixed and prepared once per connection
+-- rows come as three JSON arrays, so the statement is fixed and prepared once per connection
 -- whatever the batch holds. A match's row is updated only if it is still at the version its
--- move was decided at; its events, kept response and notifications (numbered in their
--- accounts' streams as they are written) are written only with its row. Returns the matches
--- whose appends were written.
+-- move was decided at; its log row (the move's events, store/log_rows.rs), kept response and
+-- notifications (numbered in their accounts' streams as they are written) are written only
+-- with its row. Returns the matches whose appends were written.
 --
 -- The rows of `matches` are found through its primary key (`id = ANY (ARRAY(...))`): joined
 -- to `moves` alone, which PostgreSQL takes for 100 rows whatever the batch holds, the planner
@@ -12,7 +12,8 @@
 WITH moves AS (
     SELECT * FROM json_to_recordset($1::json) AS m (id TEXT, expected BIGINT, version BIGINT,
         status TEXT, turn_seat BIGINT, turn_changed BOOLEAN, bot_turn BOOLEAN, winners TEXT, now BIGINT,
-        deadline BIGINT, remind_at BIGINT, outcome TEXT, final_totals TEXT)
+        deadline BIGINT, remind_at BIGINT, outcome TEXT, final_totals TEXT,
+        event TEXT, hash TEXT, earlier TEXT)
 ), updated AS (
     UPDATE matches SET version = moves.version, status = moves.status,
         turn_seat = moves.turn_seat,
@@ -23,16 +24,15 @@ WITH moves AS (
             THEN COALESCE(matches.bot_turn_since, moves.now) ELSE NULL END
     FROM moves WHERE matches.id = ANY (ARRAY(SELECT id FROM moves))
         AND matches.id = moves.id AND matches.version = moves.expected
-    RETURNING matches.id, moves.now
+    RETURNING matches.id, moves.now, moves.version, moves.event, moves.hash, moves.earlier
 ), inserted AS (
-    INSERT INTO match_events (match_id, seq, event, hash, created_at)
-    SELECT e.id, e.seq, e.event, e.hash, updated.now
-    FROM json_to_recordset($2::json) AS e (id TEXT, seq BIGINT, event TEXT, hash TEXT)
-    JOIN updated ON updated.id = e.id
+    -- The log row is keyed by the match's version after the append: its last event's.
+    INSERT INTO match_events (match_id, seq, event, hash, earlier, created_at)
+    SELECT id, version, event, hash, earlier, now FROM updated WHERE event IS NOT NULL
 ), kept AS (
     INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, response, created_at)
     SELECT k.account_id, k.match_id, k.key, k.request_hash, k.response, updated.now
-    FROM json_to_recordset($3::json) AS k (account_id TEXT, match_id TEXT, key TEXT,
+    FROM json_to_recordset($2::json) AS k (account_id TEXT, match_id TEXT, key TEXT,
         request_hash TEXT, response TEXT)
     JOIN updated ON updated.id = k.match_id
 ), tells AS (
@@ -42,7 +42,7 @@ WITH moves AS (
     SELECT n.*, updated.now,
         row_number() OVER (PARTITION BY n.account_id ORDER BY n.ord) AS place,
         count(*) OVER (PARTITION BY n.account_id) AS told
-    FROM json_to_recordset($4::json) AS n (match_id TEXT, ord BIGINT, message_id TEXT,
+    FROM json_to_recordset($3::json) AS n (match_id TEXT, ord BIGINT, message_id TEXT,
         account_id TEXT, kind TEXT, data TEXT)
     JOIN updated ON updated.id = n.match_id
 ), counters AS (

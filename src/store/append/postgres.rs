@@ -1,6 +1,6 @@
 //! PostgreSQL: a batch of appends in one statement.
 //!
-//! The batch (gathered by `batcher.rs`) goes to the database as four JSON arrays in one
+//! The batch (gathered by `batcher.rs`) goes to the database as three JSON arrays in one
 //! statement of data-modifying CTEs (`append_batch.sql`), so the database does one commit for
 //! many moves. Every append keeps its own outcome: the version check is made row by row
 //! (`UPDATE … FROM` with `version = expected`), and a match's events, kept response and
@@ -14,6 +14,7 @@ use sqlx::AnyConnection;
 
 use super::Append;
 use crate::model::{Named, Outcome};
+use crate::store::log_rows::LogRow;
 use crate::store::ratings::{self, RatingUpdate};
 use crate::store::{Db, StoreError, query_as};
 
@@ -84,14 +85,10 @@ struct MoveRecord<'a> {
     remind_at: Option<i64>,
     outcome: Option<&'static str>,
     final_totals: Option<String>,
-}
-
-#[derive(Serialize)]
-struct EventRecord<'a> {
-    id: &'a str,
-    seq: i64,
-    event: &'a str,
-    hash: &'a str,
+    /// The move's log row (`store/log_rows.rs`), keyed by `version`.
+    event: Option<&'a str>,
+    hash: Option<&'a str>,
+    earlier: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -125,10 +122,10 @@ async fn append_together(
     batch: &[&Append],
 ) -> Result<HashSet<String>, StoreError> {
     let mut moves = Vec::with_capacity(batch.len());
-    let mut events = Vec::new();
     let mut kept = Vec::new();
     let mut notifications = Vec::new();
     for append in batch {
+        let log_row = LogRow::of(&append.events);
         moves.push(MoveRecord {
             id: &append.match_id,
             expected: append.expected_version,
@@ -143,13 +140,10 @@ async fn append_together(
             remind_at: append.model.remind_at,
             outcome: append.model.outcome.map(Outcome::name),
             final_totals: append.model.final_totals_json(),
+            event: log_row.as_ref().map(|row| row.event),
+            hash: log_row.as_ref().map(|row| row.hash),
+            earlier: log_row.and_then(|row| row.earlier),
         });
-        events.extend(append.events.iter().map(|event| EventRecord {
-            id: &append.match_id,
-            seq: event.seq,
-            event: &event.event,
-            hash: &event.hash,
-        }));
         for notification in &append.notifications {
             notifications.push(NotificationRecord {
                 match_id: &append.match_id,
@@ -172,7 +166,6 @@ async fn append_together(
     }
     let rows: Vec<(String,)> = query_as(APPEND_TOGETHER)
         .bind(to_json(&moves))
-        .bind(to_json(&events))
         .bind(to_json(&kept))
         .bind(to_json(&notifications))
         .fetch_all(&mut *connection)

@@ -13,6 +13,7 @@ use sqlx::AnyConnection;
 
 use super::Append;
 use crate::model::{Named, Outcome};
+use crate::store::log_rows::LogRow;
 use crate::store::query;
 use crate::store::{Db, StoreError};
 
@@ -106,21 +107,21 @@ pub(super) async fn write(
     if updated.rows_affected() != 1 {
         return Ok(false);
     }
-    // One multi-row INSERT: the primary key (match_id, seq) refuses a lost race.
-    let insert = format!(
-        "INSERT INTO match_events (match_id, seq, event, hash, created_at) VALUES {}",
-        crate::store::value_rows(events.len(), 5)
-    );
-    let mut query = query(&insert);
-    for event in events {
-        query = query
-            .bind(match_id)
-            .bind(event.seq)
-            .bind(&event.event)
-            .bind(&event.hash)
-            .bind(*now);
+    // The append's events in one row (`store/log_rows.rs`).
+    if let Some(row) = LogRow::of(events) {
+        query(
+            "INSERT INTO match_events (match_id, seq, event, hash, earlier, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(match_id)
+        .bind(row.seq)
+        .bind(row.event)
+        .bind(row.hash)
+        .bind(row.earlier)
+        .bind(*now)
+        .execute(&mut *connection)
+        .await?;
     }
-    query.execute(&mut *connection).await?;
     if let Some(kept) = kept {
         crate::store::query(
             "INSERT INTO idempotency_keys (account_id, match_id, key, request_hash, response, created_at) \

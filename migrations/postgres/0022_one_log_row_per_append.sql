@@ -1,0 +1,13 @@
+-- Issue 40: a move's events share one row of `match_events`, so a move writes one log row and
+-- one index entry however many events it has (2.1 on average). The row's `seq`, `event` and
+-- `hash` are its last event's, as a row of one event always was: the key is the match's
+-- version after the append, and the hash at a version is still found by `seq = version`.
+-- `earlier` holds the events before the last, in order, as a JSON array of
+-- `[hash, event]` pairs with each event's canonical JSON embedded as it is
+-- (store/rows.rs, `LogRow`); NULL for an append of one event.
+--
+-- Online: adding a nullable column changes the catalogue only, instant on a database of any
+-- size. Every row written before it is a row of one event, which is read as before; nothing is
+-- rewritten. A process of an older version cannot read the new rows: stop every older process
+-- before the first new one serves (docs/operations.md, "Upgrading").
+ALTER TABLE match_events ADD COLUMN earlier TEXT;
