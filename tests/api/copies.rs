@@ -33,9 +33,32 @@ fn copy_args(from: &str, to: &str, extra: &[&str]) -> Vec<String> {
     args
 }
 
-/// Starts a copy one row per transaction and kills it (SIGKILL) as soon as a table is partly
-/// copied: a copy stopped in the middle of a table. `target` watches the copy's progress.
+/// Starts a copy one row per transaction and kills it (SIGKILL) in the middle of a table. A
+/// gate in the target stops the copy at the second row of `match_events` (a trigger that waits
+/// for an advisory lock the test holds), so the kill never races the copy's end, however fast
+/// or loaded the machine. `target` watches the copy's progress.
 async fn interrupted_copy(from: &str, to: &str, target: &sqlx::AnyPool) {
+    let (migrated, said) = kings_corner(vec![
+        "--database-url".into(),
+        to.to_owned(),
+        "migrate".into(),
+    ])
+    .await;
+    assert!(migrated, "{said}");
+    let mut gate = target.acquire().await.unwrap();
+    sqlx::raw_sql(
+        "DO $$ BEGIN PERFORM pg_advisory_lock(4242); END $$; \
+         CREATE FUNCTION copy_gate() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+             IF EXISTS (SELECT 1 FROM match_events) THEN PERFORM pg_advisory_xact_lock(4242); END IF; \
+             RETURN NEW; \
+         END $$; \
+         CREATE TRIGGER copy_gate BEFORE INSERT ON match_events \
+             FOR EACH ROW EXECUTE FUNCTION copy_gate();",
+    )
+    .execute(&mut *gate)
+    .await
+    .unwrap();
+
     let mut child = Command::new(BINARY)
         .args(copy_args(from, to, &["--batch-rows", "1"]))
         .env("LOG_LEVEL", "warn")
@@ -43,7 +66,8 @@ async fn interrupted_copy(from: &str, to: &str, target: &sqlx::AnyPool) {
         .stdout(Stdio::null())
         .spawn()
         .expect("the binary runs");
-    let partly = "SELECT COUNT(*) AS n FROM kings_corner_copy WHERE done = 0 AND copied > 0";
+    let partly = "SELECT COUNT(*) AS n FROM kings_corner_copy \
+                  WHERE table_name = 'match_events' AND done = 0 AND copied > 0";
     loop {
         assert!(
             child.try_wait().unwrap().is_none(),
@@ -55,10 +79,25 @@ async fn interrupted_copy(from: &str, to: &str, target: &sqlx::AnyPool) {
         {
             break;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     child.kill().unwrap();
     child.wait().unwrap();
+    // The killed copy's last insert, waiting at the gate, is rolled back once it passes.
+    sqlx::raw_sql(
+        "DO $$ BEGIN PERFORM pg_advisory_unlock(4242); END $$; \
+         DROP TRIGGER copy_gate ON match_events; \
+         DROP FUNCTION copy_gate();",
+    )
+    .execute(&mut *gate)
+    .await
+    .unwrap();
+    let held: i64 = sqlx::query("SELECT COUNT(*) AS n FROM match_events")
+        .fetch_one(target)
+        .await
+        .unwrap()
+        .get("n");
+    assert_eq!(held, 1, "the copy stopped at the gate");
 }
 
 /// One player's login: the access token and the refresh token.
