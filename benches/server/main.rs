@@ -11,7 +11,8 @@
 //! 6. accepted moves on SQLite, the default, against single-row insert transactions on SQLite at
 //!    the same concurrency (WAL, the server's `synchronous` and lock wait, a file beside the
 //!    server's);
-//! 7. (`scale.rs`) moves with 10,000 matches played at once against the 64 of phase 1, and moves
+//! 7. (`scale.rs`) moves with 10,000 matches played at once against the 64 of phase 1 (the tables
+//!    analyzed after seating, as autovacuum would within a minute), and moves
 //!    on a server process of its own while 10,000 event streams are held, with its memory.
 //!
 //! `BENCH_PHASES=moves,baselines cargo bench --bench server` runs only the phases named (of
@@ -645,6 +646,11 @@ async fn main() {
             many.len(),
             started.elapsed().as_secs_f64()
         );
+        // What autovacuum does within its naptime (a minute) after the tables grew a
+        // hundredfold. Without it the server's connections keep the generic plans they made
+        // with 64 matches, and the append batch hashes a scan of every match: batches of 9 ms
+        // instead of 2.6 on those connections (docs/benchmarks.md, 2026-12-07, third part).
+        sqlx::query("ANALYZE").execute(&mut bench_db).await.unwrap();
         let wal_before = wal(&mut bench_db).await;
         let played = moves_phase(&client, &base, Some(&db), many.clone(), "many matches").await;
         print_wal(
