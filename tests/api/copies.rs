@@ -593,6 +593,43 @@ async fn copy_refuses_what_it_cannot_carry() {
 }
 
 #[tokio::test]
+async fn a_new_empty_database_is_migrated_by_the_copy() {
+    // The resumable copy's target is migrated before the copy, for its gate; the usual target,
+    // a database just created, is migrated by the copy itself.
+    let Some(admin_url) = postgres_admin_url() else {
+        return;
+    };
+    let directory = tempfile::tempdir().unwrap();
+    let live = format!("sqlite://{}", directory.path().join("live.db").display());
+    let app = spawn_app_with(|settings| settings.database.url = live.clone()).await;
+    players(&app, 2).await;
+    // The server holds its file: the copy is made from a backup.
+    let backup = directory.path().join("small.db");
+    let (made, said) = kings_corner(vec![
+        "--database-url".into(),
+        live,
+        "backup".into(),
+        backup.display().to_string(),
+    ])
+    .await;
+    assert!(made, "{said}");
+    let source = format!("sqlite://{}", backup.display());
+    let (_target, to) = TestDatabase::postgres(&admin_url).await;
+    let (copied, said) = kings_corner(copy_args(&source, &to, &[])).await;
+    assert!(copied, "{said}");
+    assert!(said.contains("all by this run"), "{said}");
+    let pool = sqlx::AnyPool::connect(&to).await.unwrap();
+    let usernames: Vec<String> = sqlx::query_scalar(
+        "SELECT username FROM accounts WHERE username LIKE 'player%' ORDER BY username",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(usernames, ["player0", "player1"]);
+    pool.close().await;
+}
+
+#[tokio::test]
 async fn the_copy_knows_every_table_of_the_schema() {
     let app = spawn_app().await;
     let mut tables = app.db.table_names().await.unwrap();
