@@ -38,6 +38,8 @@ SESSION = [
     ("kc show $M", ""),
     ("kc legal $M", ""),
     ("kc $FIRST", ""),
+    # The first legal action may end the turn (`end`): the bot then plays before the hint.
+    ("kc wait $M", ""),
     ("kc hint $M", ""),
     ("kc resign $M", ""),
     ("kc export $M > match.json", ""),
