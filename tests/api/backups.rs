@@ -6,20 +6,9 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::helpers::{
-    Player, TestApp, TestDatabase, kings_corner, play_first_action, play_on, spawn_app_with,
+    Player, TestApp, TestDatabase, backup, play_first_action, play_on, spawn_app_with,
     standard_match, view_at, view_of_turn,
 };
-
-/// `kings-corner backup FILE` against the database `url`: its exit status and what it said.
-async fn backup(url: &str, target: &Path) -> (bool, String) {
-    kings_corner(vec![
-        "--database-url".into(),
-        url.to_owned(),
-        "backup".into(),
-        target.display().to_string(),
-    ])
-    .await
-}
 
 /// A match with a move played, and the version it is at.
 async fn a_match_under_way(app: &TestApp) -> (Vec<Player>, String, i64) {

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use sqlx::Row;
 
 use crate::helpers::{
-    BINARY, Player, TestApp, TestDatabase, created_id, every_seat_takes_a_turn, full_match,
-    kings_corner, play_on, players, spawn_app, spawn_app_with, view_of_turn,
+    self, BINARY, Player, TestApp, TestDatabase, created_id, every_seat_takes_a_turn, full_match,
+    kings_corner, migrate, play_on, players, spawn_app, spawn_app_with, view_of_turn,
 };
 use crate::smtp_sink::SmtpSink;
 use kings_corner::store::transfer::COPIED_TABLES;
@@ -38,12 +38,7 @@ fn copy_args(from: &str, to: &str, extra: &[&str]) -> Vec<String> {
 /// for an advisory lock the test holds), so the kill never races the copy's end, however fast
 /// or loaded the machine. `target` watches the copy's progress.
 async fn interrupted_copy(from: &str, to: &str, target: &sqlx::AnyPool) {
-    let (migrated, said) = kings_corner(vec![
-        "--database-url".into(),
-        to.to_owned(),
-        "migrate".into(),
-    ])
-    .await;
+    let (migrated, said) = migrate(to).await;
     assert!(migrated, "{said}");
     let mut gate = target.acquire().await.unwrap();
     sqlx::raw_sql(
@@ -386,13 +381,7 @@ async fn a_sqlite_database_moves_to_postgres_resumably_and_plays_on_with_the_sam
         "{said}"
     );
     let backup = directory.path().join("old.db");
-    let (made, said) = kings_corner(vec![
-        "--database-url".into(),
-        live.clone(),
-        "backup".into(),
-        backup.display().to_string(),
-    ])
-    .await;
+    let (made, said) = helpers::backup(&live, &backup).await;
     assert!(made, "{said}");
     let from = format!("sqlite://{}", backup.display());
     // What is copied is the backup: the live server's background work (the relay fanning a
@@ -452,12 +441,7 @@ async fn a_sqlite_database_moves_to_postgres_resumably_and_plays_on_with_the_sam
         .await
         .unwrap();
     let other = directory.path().join("other.db");
-    let (made, said) = kings_corner(vec![
-        "--database-url".into(),
-        format!("sqlite://{}", other.display()),
-        "migrate".into(),
-    ])
-    .await;
+    let (made, said) = migrate(&format!("sqlite://{}", other.display())).await;
     assert!(made, "{said}");
     let (refused, said) = kings_corner(copy_args(
         &format!("sqlite://{}", other.display()),
@@ -581,8 +565,7 @@ async fn copy_refuses_what_it_cannot_carry() {
     );
     let old = directory.path().join("old.db");
     let old = format!("sqlite://{}", old.display());
-    let (made, said) =
-        kings_corner(vec!["--database-url".into(), old.clone(), "migrate".into()]).await;
+    let (made, said) = migrate(&old).await;
     assert!(made, "{said}");
     players(&app, 1).await;
     let (done, said) = kings_corner(copy_args(&old, &used, &[])).await;
@@ -605,13 +588,7 @@ async fn a_new_empty_database_is_migrated_by_the_copy() {
     players(&app, 2).await;
     // The server holds its file: the copy is made from a backup.
     let backup = directory.path().join("small.db");
-    let (made, said) = kings_corner(vec![
-        "--database-url".into(),
-        live,
-        "backup".into(),
-        backup.display().to_string(),
-    ])
-    .await;
+    let (made, said) = helpers::backup(&live, &backup).await;
     assert!(made, "{said}");
     let source = format!("sqlite://{}", backup.display());
     let (_target, to) = TestDatabase::postgres(&admin_url).await;

@@ -589,6 +589,27 @@ pub async fn kings_corner(args: Vec<String>) -> (bool, String) {
     (output.status.success(), said)
 }
 
+/// `kings-corner backup FILE` against the database `url`: its exit status and what it said.
+pub async fn backup(url: &str, target: &std::path::Path) -> (bool, String) {
+    kings_corner(vec![
+        "--database-url".into(),
+        url.to_owned(),
+        "backup".into(),
+        target.display().to_string(),
+    ])
+    .await
+}
+
+/// `kings-corner migrate` against the database `url`: its exit status and what it said.
+pub async fn migrate(url: &str) -> (bool, String) {
+    kings_corner(vec![
+        "--database-url".into(),
+        url.to_owned(),
+        "migrate".into(),
+    ])
+    .await
+}
+
 /// A match's view on the server at `address` (another process than `app`'s, for instance), as
 /// `player` sees it; asserts that it answers.
 pub async fn view_at(app: &TestApp, address: &str, player: &Player, id: &str) -> Value {
