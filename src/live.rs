@@ -48,6 +48,12 @@ pub const TRUSTED_FOR: Duration = Duration::from_secs(10);
 /// most 8 + 36 + 1 + 19 + 1 bytes).
 const PER_NOTIFY: usize = 100;
 
+/// The shortest time between two `NOTIFY`s of a process. Each is a transaction of its own,
+/// and every listening process wakes for it: sent as fast as they could go, they were about
+/// three per batch of moves (issue 40). Other processes' readers learn of a move at most this
+/// much later.
+const NOTIFY_EVERY: Duration = Duration::from_millis(5);
+
 /// The topic an account's notifications are announced on (its newest `seq`). Match ids are
 /// bare UUIDs, so the two kinds of topic never meet.
 pub fn account_topic(account_id: &str) -> String {
@@ -324,12 +330,32 @@ impl Notifier {
 }
 
 /// Sends this process's announcements to the others: whatever queued up while the previous
-/// `NOTIFY` was on its way goes in the next one, so the rate of `NOTIFY`s adapts to the load.
+/// `NOTIFY` was on its way, or within [`NOTIFY_EVERY`] of it, goes in the next one (each topic
+/// once, at its newest version), so the rate of `NOTIFY`s adapts to the load and has a bound.
 async fn publish(db: Db, mut pending: mpsc::UnboundedReceiver<(String, i64)>) {
-    let mut batch = Vec::with_capacity(PER_NOTIFY);
-    while pending.recv_many(&mut batch, PER_NOTIFY).await > 0 {
-        let payload = batch
-            .drain(..)
+    let mut received = Vec::with_capacity(PER_NOTIFY);
+    let mut newest: HashMap<String, i64> = HashMap::with_capacity(PER_NOTIFY);
+    let mut sent_at: Option<tokio::time::Instant> = None;
+    while pending.recv_many(&mut received, PER_NOTIFY).await > 0 {
+        if let Some(sent_at) = sent_at {
+            tokio::time::sleep_until(sent_at + NOTIFY_EVERY).await;
+        }
+        loop {
+            for (topic, version) in received.drain(..) {
+                let known = newest.entry(topic).or_insert(version);
+                *known = (*known).max(version);
+            }
+            if newest.len() >= PER_NOTIFY {
+                break;
+            }
+            match pending.try_recv() {
+                Ok(announcement) => received.push(announcement),
+                Err(_) => break,
+            }
+        }
+        sent_at = Some(tokio::time::Instant::now());
+        let payload = newest
+            .drain()
             .map(|(id, version)| format!("{id}:{version}"))
             .collect::<Vec<_>>()
             .join(",");

@@ -15,7 +15,7 @@ use std::time::Duration;
 use super::Wake;
 use crate::live::{Notifier, account_topic};
 use crate::store::notifications::{Relayed, Waiting};
-use crate::store::{Db, StoreError};
+use crate::store::{Db, StoreError, Told};
 use crate::time_source::Clock;
 
 /// Most notifications numbered or fanned out in one transaction.
@@ -30,6 +30,16 @@ const LOOK_EVERY: Duration = Duration::from_secs(2);
 /// How often expired notifications are deleted, and most deleted at once.
 const FORGET_EVERY: Duration = Duration::from_secs(3600);
 const FORGET_BATCH: i64 = 1000;
+
+/// Whether a run of the relay looks for queued work in the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Look {
+    /// At start and every [`LOOK_EVERY`]: work of other processes, or of a process that died.
+    Always,
+    /// Woken by a writer here: only if a writer may have queued fan-out (most moves queue
+    /// none, and the look would be a query per batch of moves).
+    IfQueued,
+}
 
 /// What the relay needs.
 pub(super) struct Relay {
@@ -53,12 +63,15 @@ impl Relay {
             let mut forgotten_at = tokio::time::Instant::now();
             self.forget().await;
             // Whatever a process that died left undone.
-            self.relay().await;
+            self.relay(Look::Always).await;
             loop {
                 // Woken by a writer here, or looking for what a process that died left (or a
                 // process from before migration 0020 wrote).
-                let _ = tokio::time::timeout(LOOK_EVERY, self.wake.woken()).await;
-                self.relay().await;
+                let look = match tokio::time::timeout(LOOK_EVERY, self.wake.woken()).await {
+                    Ok(()) => Look::IfQueued,
+                    Err(_) => Look::Always,
+                };
+                self.relay(look).await;
                 if forgotten_at.elapsed() >= FORGET_EVERY {
                     forgotten_at = tokio::time::Instant::now();
                     self.forget().await;
@@ -70,8 +83,13 @@ impl Relay {
     /// Tells the readers of every account told something since the last run, then does what
     /// waits: the fan-out of queued notifications, and the numbering of any written without a
     /// place (by a server from before migration 0020).
-    pub(super) async fn relay(&self) {
-        self.announce().await;
+    async fn relay(&self, look: Look) {
+        let told = self.db.take_told();
+        let queued_here = told.fan_out;
+        self.announce(told).await;
+        if look == Look::IfQueued && !queued_here {
+            return;
+        }
         let waiting = self.db.notifications_waiting().await.unwrap_or(Waiting {
             unnumbered: true,
             queued: true,
@@ -84,11 +102,14 @@ impl Relay {
         }
     }
 
-    /// Announces the newest `seq` of each account the store recorded as told, read once its
-    /// notifications were committed.
-    async fn announce(&self) {
-        let told = self.db.take_told_accounts();
-        for accounts in told.chunks(ANNOUNCED_PER_READ) {
+    /// Announces the newest `seq` of each account the store recorded as told: as its writer
+    /// reported it, or read once its notifications were committed.
+    async fn announce(&self, told: Told) {
+        let (known, unknown) = told.split();
+        for (account_id, seq) in known {
+            self.live.announce(&account_topic(&account_id), seq);
+        }
+        for accounts in unknown.chunks(ANNOUNCED_PER_READ) {
             match self.db.notification_seqs(accounts).await {
                 Ok(newest) => {
                     for (account_id, seq) in newest {

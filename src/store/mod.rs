@@ -75,6 +75,7 @@ pub use matches::NewMatch;
 pub use rows::{BOT_ACCOUNTS, MatchRow, SeatOf, SeatRow, StoredEvent, free_bot_account, seat_of};
 pub use sqlite_file::{StartError, sqlite_path};
 pub(crate) use statements::{query, query_as};
+pub use told::Told;
 
 /// How much longer than the server's statement timeout the client waits, so that a slow
 /// statement on a live server ends in the server's own (definite) cancellation.

@@ -13,8 +13,8 @@ use kings_corner::rules::shuffle::uniform_below;
 use kings_corner::time_source::{Clock, parse_rfc3339};
 
 use crate::helpers::{
-    Player, TestApp, assert_problem, players, seated_match, spawn_app, spawn_app_with,
-    start_with_clock,
+    Player, TestApp, assert_problem, play_first_action, players, seated_match, spawn_app,
+    spawn_app_with, start_with_clock, view_of_turn,
 };
 use crate::receiver::{Answer, Receiver, Silent, free_port, signed_by};
 
@@ -347,6 +347,74 @@ async fn a_notification_an_older_server_left_unnumbered_is_numbered_told_and_del
 /// The long-poll waits for the next notification and wakes when it is written; the stream of
 /// an account with nothing new answers at once without waiting when `wait` is 0; and the
 /// query is checked.
+/// A move's `your_turn` wakes the next player's long poll and goes to their webhook at once:
+/// the move's writer reports the account's new place in its stream and whether it queued
+/// fan-out (`store/told.rs`), and the relay announces it (on PostgreSQL without reading it
+/// again) and fans out. The notifier's catch-up and the relay's own look would do both too,
+/// but only at their next round (every 2 s, `live::CATCH_UP`, `relay::LOOK_EVERY`): six turns
+/// in a row within a second of their move are not their doing.
+#[tokio::test]
+async fn a_move_wakes_the_next_player_s_long_poll_and_webhook_before_any_catch_up() {
+    let app = webhook_app().await;
+    let players = players(&app, 2).await;
+    let receivers = [Receiver::start().await, Receiver::start().await];
+    for (player, receiver) in players.iter().zip(&receivers) {
+        register_webhook(&app, player, &receiver.url()).await;
+    }
+    let id = crate::helpers::full_match(&app, &players, json!({"preset": "standard"})).await;
+    let your_turns = |receiver: &Receiver| {
+        receiver
+            .received()
+            .iter()
+            .filter(|received| received.body.contains(r#""type":"your_turn""#))
+            .count()
+    };
+    for _ in 0..6 {
+        let (turn, _) = view_of_turn(&app, &players, &id).await;
+        let next = &players[1 - turn];
+        let delivered = your_turns(&receivers[1 - turn]);
+        let newest = app.json_as(next, "/v1/me/events").await["newest"].clone();
+        let poll = {
+            let request = app
+                .client
+                .get(format!(
+                    "{}/v1/me/events?after={newest}&wait=20",
+                    app.address
+                ))
+                .bearer_auth(&next.token);
+            tokio::spawn(async move {
+                let page: Value = request.send().await.unwrap().json().await.unwrap();
+                (page, std::time::Instant::now())
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // Drawing, then ending the turn: the turn passes on the last move.
+        let mut moved_at = std::time::Instant::now();
+        loop {
+            let (now, view) = view_of_turn(&app, &players, &id).await;
+            if now != turn {
+                break;
+            }
+            play_first_action(&app, &players[turn], &id, &view).await;
+            moved_at = std::time::Instant::now();
+        }
+        let (page, woken_at) = poll.await.unwrap();
+        let told = &page["notifications"][0];
+        assert_eq!(told["type"], "your_turn", "{page}");
+        assert_eq!(told["data"]["match_id"], id.as_str());
+        let waited = woken_at.saturating_duration_since(moved_at);
+        assert!(
+            waited < Duration::from_secs(1),
+            "woken {waited:?} after the move: by the catch-up, not by the move"
+        );
+        receivers[1 - turn]
+            .wait_for(Duration::from_secs(1), |_| {
+                your_turns(&receivers[1 - turn]) > delivered
+            })
+            .await;
+    }
+}
+
 #[tokio::test]
 async fn the_long_poll_wakes_on_the_next_notification_and_checks_its_query() {
     let app = spawn_app().await;

@@ -3,7 +3,7 @@
 -- whatever the batch holds. A match's row is updated only if it is still at the version its
 -- move was decided at; its log row (the move's events, store/log_rows.rs), kept response and
 -- notifications (numbered in their accounts' streams as they are written) are written only
--- with its row. Returns the matches whose appends were written.
+-- with its row. Returns the matches whose appends were written, and the accounts' counters.
 --
 -- The rows of `matches` are found through its primary key (`id = ANY (ARRAY(...))`): joined
 -- to `moves` alone, which PostgreSQL takes for 100 rows whatever the batch holds, the planner
@@ -69,5 +69,11 @@ WITH moves AS (
     SELECT n.id FROM noticed n
     WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = n.account_id AND w.disabled_at IS NULL)
         OR EXISTS (SELECT 1 FROM alert_settings s WHERE s.account_id = n.account_id)
+    RETURNING notification_id
 )
-SELECT id FROM updated
+-- What was written: the matches, and for the relay (store/told.rs) each account's counter
+-- after the statement and whether anything was queued for the fan-out, so that it announces
+-- the accounts' new notifications without reading them again.
+SELECT 'match' AS written, id, CAST(NULL AS BIGINT) AS seq FROM updated
+UNION ALL SELECT 'account', id, notification_seq FROM counters
+UNION ALL (SELECT 'fan_out', '', CAST(NULL AS BIGINT) FROM queued LIMIT 1)

@@ -117,11 +117,6 @@ impl Db {
     /// nothing, when another writer got there first or a unique key refused the write.
     /// A failure after the append was sent is [`StoreError::Unconfirmed`].
     pub async fn append_events(&self, append: Append) -> Result<bool, StoreError> {
-        let told: Vec<String> = append
-            .notifications
-            .iter()
-            .map(|notification| notification.account_id.clone())
-            .collect();
         let written = match &self.batcher {
             Some(batcher) => batcher.append(append).await,
             // The writer's own handle (it has no writer of its own to send to).
@@ -132,9 +127,7 @@ impl Db {
             StoreError::TimedOut => StoreError::Unconfirmed(None),
             other => other,
         })?;
-        if written && !told.is_empty() {
-            self.told.record_accounts(told);
-        }
+        // Each backend's writer recorded for the relay what its commit told (`store/told.rs`).
         Ok(written)
     }
 
@@ -175,6 +168,6 @@ pub(super) async fn append_in(
         Backend::Postgres if append.ratings.is_some() => Err(StoreError::Corrupt(
             "a rated match ends by an append of its own, not inside another write".into(),
         )),
-        Backend::Postgres => postgres::write_one(connection, append).await,
+        Backend::Postgres => Ok(postgres::write_one(connection, append).await?.is_some()),
     }
 }

@@ -21,9 +21,11 @@ use crate::store::{Db, StoreError, query_as};
 /// A batch in one statement: the matches whose appends were written. A unique key refusing
 /// any append fails the whole statement (`StoreError::Conflict`), and nothing is written.
 pub(super) async fn write_batch(db: &Db, batch: &[&Append]) -> Result<HashSet<String>, StoreError> {
-    db.single(async |connection| append_together(connection, batch).await)
+    let written = db
+        .single(async |connection| append_together(connection, batch).await)
         .await
-        .map_err(StoreError::of_write)
+        .map_err(StoreError::of_write)?;
+    Ok(written.committed(db))
 }
 
 /// One append alone, as when its batch failed: `Ok(false)` when it was refused.
@@ -31,9 +33,11 @@ pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, Store
     if let Some(update) = &append.ratings {
         return write_rated(db, append, update).await;
     }
-    db.single(async |connection| write_one(connection, append).await)
+    let written = db
+        .single(async |connection| write_one(connection, append).await)
         .await
-        .map_err(StoreError::of_write)
+        .map_err(StoreError::of_write)?;
+    Ok(written.map(|written| written.committed(db)).is_some())
 }
 
 /// The end of a rated match: the append and its players' ratings in one transaction, both or
@@ -41,16 +45,19 @@ pub(super) async fn append_alone(db: &Db, append: &Append) -> Result<bool, Store
 async fn write_rated(db: &Db, append: &Append, update: &RatingUpdate) -> Result<bool, StoreError> {
     db.timed(async {
         let mut transaction = db.begin_write().await?;
-        if !write_one(&mut transaction, append).await?
-            || !ratings::record(&mut transaction, &append.match_id, update, append.now).await?
-        {
+        let Some(written) = write_one(&mut transaction, append).await? else {
             transaction.rollback().await?;
             return Ok::<bool, StoreError>(false);
+        };
+        if !ratings::record(&mut transaction, &append.match_id, update, append.now).await? {
+            transaction.rollback().await?;
+            return Ok(false);
         }
         transaction
             .commit()
             .await
             .map_err(|error| StoreError::from(error).of_write())?;
+        written.committed(db);
         Ok(true)
     })
     .await
@@ -58,15 +65,36 @@ async fn write_rated(db: &Db, append: &Append, update: &RatingUpdate) -> Result<
 }
 
 /// One append on the caller's connection (or in its transaction): the batch statement with a
-/// batch of one. A unique key refusing it is a refusal, `Ok(false)`.
+/// batch of one. A unique key refusing it is a refusal, `Ok(None)`.
 pub(super) async fn write_one(
     connection: &mut AnyConnection,
     append: &Append,
-) -> Result<bool, StoreError> {
+) -> Result<Option<Written>, StoreError> {
     match append_together(connection, &[append]).await {
-        Ok(written) => Ok(!written.is_empty()),
-        Err(StoreError::Conflict(_)) => Ok(false),
+        Ok(written) if written.matches.is_empty() => Ok(None),
+        Ok(written) => Ok(Some(written)),
+        Err(StoreError::Conflict(_)) => Ok(None),
         Err(other) => Err(other),
+    }
+}
+
+/// What the batch statement wrote.
+pub(super) struct Written {
+    /// The matches whose appends were written.
+    matches: HashSet<String>,
+    /// Each account told, with its counter (its newest notification's `seq`) after the
+    /// statement.
+    counters: Vec<(String, i64)>,
+    /// Whether any notification was queued for the relay's fan-out.
+    fan_out: bool,
+}
+
+impl Written {
+    /// Once the statement's transaction has committed: records for the relay what it told
+    /// (`store/told.rs`); the matches written.
+    fn committed(self, db: &Db) -> HashSet<String> {
+        db.told.record_newest(self.counters, self.fan_out);
+        self.matches
     }
 }
 
@@ -116,11 +144,11 @@ struct KeptRecord<'a> {
 pub const APPEND_TOGETHER: &str = include_str!("append_batch.sql");
 
 /// Runs [`APPEND_TOGETHER`]; returns the matches whose rows were at their expected version and
-/// so were written.
+/// so were written, and what their notifications did.
 async fn append_together(
     connection: &mut AnyConnection,
     batch: &[&Append],
-) -> Result<HashSet<String>, StoreError> {
+) -> Result<Written, StoreError> {
     let mut moves = Vec::with_capacity(batch.len());
     let mut kept = Vec::new();
     let mut notifications = Vec::new();
@@ -164,13 +192,32 @@ async fn append_together(
             });
         }
     }
-    let rows: Vec<(String,)> = query_as(APPEND_TOGETHER)
+    let rows: Vec<(String, String, Option<i64>)> = query_as(APPEND_TOGETHER)
         .bind(to_json(&moves))
         .bind(to_json(&kept))
         .bind(to_json(&notifications))
         .fetch_all(&mut *connection)
         .await?;
-    Ok(rows.into_iter().map(|(id,)| id).collect())
+    let mut written = Written {
+        matches: HashSet::with_capacity(batch.len()),
+        counters: Vec::new(),
+        fan_out: false,
+    };
+    for (what, id, seq) in rows {
+        match (what.as_str(), seq) {
+            ("match", _) => {
+                written.matches.insert(id);
+            }
+            ("account", Some(seq)) => written.counters.push((id, seq)),
+            ("fan_out", _) => written.fan_out = true,
+            _ => {
+                return Err(StoreError::Corrupt(format!(
+                    "the batch returned {what} {id}"
+                )));
+            }
+        }
+    }
+    Ok(written)
 }
 
 /// Records hold only strings, numbers and booleans: serialising them cannot fail.

@@ -51,6 +51,13 @@ pub(super) async fn write_batch(db: &Db, batch: &[&Append]) -> Result<HashSet<St
             .commit()
             .await
             .map_err(|error| StoreError::from(error).of_write())?;
+        // For the relay, which reads the accounts' counters (`store/told.rs`).
+        db.told.record(
+            batch
+                .iter()
+                .filter(|append| written.contains(&append.match_id))
+                .flat_map(|append| &append.notifications),
+        );
         Ok(written)
     })
     .await
