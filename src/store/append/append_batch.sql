@@ -54,11 +54,13 @@ WITH moves AS (
     WHERE accounts.id = t.account_id
     RETURNING accounts.id, accounts.notification_seq
 ), noticed AS (
-    -- Numbered as they are written. A notification for an account with no row would get no
-    -- place, and its foreign key fails the statement.
+    -- Numbered as they are written. A notification for an account with no row has no counter:
+    -- the cast of its message fails the whole statement (in place of the foreign key that
+    -- migration 0023 dropped).
     INSERT INTO notifications (message_id, account_id, kind, data, created_at, seq)
     SELECT t.message_id, t.account_id, t.kind, t.data, t.now,
-        counters.notification_seq - t.told + t.place
+        CASE WHEN counters.id IS NOT NULL THEN counters.notification_seq - t.told + t.place
+            ELSE CAST('no account ' || t.account_id AS BIGINT) END
     FROM tells t LEFT JOIN counters ON counters.id = t.account_id
     ORDER BY t.ord
     RETURNING id, account_id
