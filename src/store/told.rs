@@ -51,19 +51,16 @@ impl ToldAccounts {
 
     /// Records the accounts of notifications just committed.
     pub(super) fn record<'a>(&self, notifications: impl IntoIterator<Item = &'a NewNotification>) {
-        let mut told = self.lock();
-        for notification in notifications {
-            if let Some(newest) = told.accounts.get_mut(&notification.account_id) {
-                *newest = None;
-            } else {
-                told.accounts.insert(notification.account_id.clone(), None);
-            }
-            told.fan_out = true;
-        }
+        self.record_accounts(
+            notifications
+                .into_iter()
+                .map(|notification| notification.account_id.clone()),
+        );
     }
 
-    /// Records accounts just told.
-    pub(super) fn record_accounts(&self, accounts: Vec<String>) {
+    /// Records accounts just told: their counters to be read (a counter known before is
+    /// forgotten), and queued fan-out to be looked for.
+    pub(super) fn record_accounts(&self, accounts: impl IntoIterator<Item = String>) {
         let mut told = self.lock();
         for account_id in accounts {
             told.accounts.insert(account_id, None);
