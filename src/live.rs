@@ -48,6 +48,13 @@ pub const TRUSTED_FOR: Duration = Duration::from_secs(10);
 /// most 8 + 36 + 1 + 19 + 1 bytes).
 const PER_NOTIFY: usize = 100;
 
+/// The shortest time between two `NOTIFY`s of a process. Each is a transaction of its own,
+/// and every listening process wakes for it: sent as fast as they could go, they were about
+/// three per batch of moves (issue 40). Other processes' readers learn of a move at most this
+/// much later: a long-poll or stream there wakes that much later, and a view read there in
+/// that moment may be the one before (the mover has the new view in the move's answer).
+const NOTIFY_EVERY: Duration = Duration::from_millis(5);
+
 /// The topic an account's notifications are announced on (its newest `seq`). Match ids are
 /// bare UUIDs, so the two kinds of topic never meet.
 pub fn account_topic(account_id: &str) -> String {
@@ -324,15 +331,16 @@ impl Notifier {
 }
 
 /// Sends this process's announcements to the others: whatever queued up while the previous
-/// `NOTIFY` was on its way goes in the next one (each topic once, at its newest version), so
-/// the rate of `NOTIFY`s adapts to the load. (Holding them back a few milliseconds to send
-/// fewer widens the moment in which another process may serve a state older than a write it
-/// has not heard of; a cross-process test failed once in CI while they were held back, so they
-/// go at once.)
+/// `NOTIFY` was on its way, or within [`NOTIFY_EVERY`] of it, goes in the next one (each topic
+/// once, at its newest version), so the rate of `NOTIFY`s adapts to the load and has a bound.
 async fn publish(db: Db, mut pending: mpsc::UnboundedReceiver<(String, i64)>) {
     let mut received = Vec::with_capacity(PER_NOTIFY);
     let mut newest: HashMap<String, i64> = HashMap::with_capacity(PER_NOTIFY);
+    let mut sent_at: Option<tokio::time::Instant> = None;
     while pending.recv_many(&mut received, PER_NOTIFY).await > 0 {
+        if let Some(sent_at) = sent_at {
+            tokio::time::sleep_until(sent_at + NOTIFY_EVERY).await;
+        }
         loop {
             for (topic, version) in received.drain(..) {
                 let known = newest.entry(topic).or_insert(version);
@@ -346,6 +354,7 @@ async fn publish(db: Db, mut pending: mpsc::UnboundedReceiver<(String, i64)>) {
                 Err(_) => break,
             }
         }
+        sent_at = Some(tokio::time::Instant::now());
         let payload = newest
             .drain()
             .map(|(id, version)| format!("{id}:{version}"))
