@@ -11,10 +11,15 @@
 //! Figures that are a state rather than an event (the pool, the cache, the queues' depth and
 //! age) are gauges set when a scrape asks for them ([`Snapshot`]).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gauge, histogram};
+use metrics::{
+    Counter, Histogram, counter, describe_counter, describe_gauge, describe_histogram, gauge,
+    histogram,
+};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 /// Seconds, from a millisecond to a minute: requests, commits, waits for a connection, bots.
@@ -334,11 +339,44 @@ fn started() {
     counter!(READS_RETRIED).absolute(0);
 }
 
+/// The handles of a family's series whose labels come from a fixed set, registered on first
+/// use and kept for the process: naming a series (its labels built, hashed and looked up in
+/// the recorder's shared map) costs more than recording to it, and these are recorded to on
+/// every view or move. The recorder is installed first, so no handle is the no-op recorder's.
+fn registered_once<T>(series: &'static OnceLock<T>, register: impl FnOnce() -> T) -> &'static T {
+    series.get_or_init(|| {
+        recorder();
+        register()
+    })
+}
+
 /// A request answered: `route` is the pattern it matched (`/v1/matches/{id}/moves`), or
 /// `unmatched`.
+///
+/// Each worker thread keeps the handle of every series it has recorded to: naming a series
+/// (its labels built, hashed and looked up in the recorder's shared map) cost more than the
+/// recording itself, on every request. There are as many series as routes, methods and
+/// statuses the server answers with, so the map stays small.
 pub fn request_answered(route: String, method: &'static str, status: u16, took: Duration) {
-    histogram!(REQUEST_SECONDS, "route" => route, "method" => method, "status" => status.to_string())
-        .record(took.as_secs_f64());
+    type Series = HashMap<(String, &'static str, u16), Histogram>;
+    thread_local! {
+        static SERIES: RefCell<Series> = RefCell::default();
+    }
+    SERIES.with_borrow_mut(|series| {
+        let key = (route, method, status);
+        let seconds = took.as_secs_f64();
+        match series.get(&key) {
+            Some(histogram) => histogram.record(seconds),
+            None => {
+                recorder();
+                let route = key.0.clone();
+                let status = status.to_string();
+                let histogram = histogram!(REQUEST_SECONDS, "route" => route, "method" => method, "status" => status);
+                histogram.record(seconds);
+                series.insert(key, histogram);
+            }
+        }
+    });
 }
 
 /// Who made a move.
@@ -352,11 +390,14 @@ pub enum Mover {
 
 /// A move written to its match's log.
 pub fn move_accepted(by: Mover) {
-    let by = match by {
-        Mover::Player => "player",
-        Mover::Bot => "bot",
-    };
-    counter!(MOVES_ACCEPTED, "by" => by).increment(1);
+    static SERIES: OnceLock<[Counter; 2]> = OnceLock::new();
+    let [player, bot] = registered_once(&SERIES, || {
+        ["player", "bot"].map(|by| counter!(MOVES_ACCEPTED, "by" => by))
+    });
+    match by {
+        Mover::Player => player.increment(1),
+        Mover::Bot => bot.increment(1),
+    }
 }
 
 /// A move refused with the problem `code`.
@@ -406,13 +447,17 @@ pub enum CacheLookup {
 
 /// A lookup of a match's state.
 pub fn cache_lookup(outcome: CacheLookup) {
-    let outcome = match outcome {
-        CacheLookup::Hit => "hit",
-        CacheLookup::Confirmed => "confirmed",
-        CacheLookup::Behind => "behind",
-        CacheLookup::Miss => "miss",
-    };
-    counter!(CACHE_LOOKUPS, "outcome" => outcome).increment(1);
+    static SERIES: OnceLock<[Counter; 4]> = OnceLock::new();
+    let [hit, confirmed, behind, miss] = registered_once(&SERIES, || {
+        ["hit", "confirmed", "behind", "miss"]
+            .map(|outcome| counter!(CACHE_LOOKUPS, "outcome" => outcome))
+    });
+    match outcome {
+        CacheLookup::Hit => hit.increment(1),
+        CacheLookup::Confirmed => confirmed.increment(1),
+        CacheLookup::Behind => behind.increment(1),
+        CacheLookup::Miss => miss.increment(1),
+    }
 }
 
 /// What became of a snapshot of a match's state.

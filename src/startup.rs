@@ -181,14 +181,12 @@ impl Application {
                 .app_data(notifications.clone())
                 .configure(http::configure)
                 .split_for_parts();
-            // Runs inside `authenticate`: it bounds the account the token was found to be.
-            app.wrap(middleware::from_fn(http::in_flight::bound_per_account))
-                .wrap(middleware::from_fn(http::authenticate::authenticate))
-                .wrap(middleware::from_fn(http::query_names::refuse_unknown))
-                .wrap(middleware::from_fn(http::text::refuse_nul))
+            // Innermost first. Each layer costs every request a call and a boxed future, so a
+            // layer holds all the checks of one stage (docs/benchmarks.md, issue 40).
+            app.wrap(middleware::from_fn(http::authenticate::authenticate))
+                .wrap(middleware::from_fn(http::screen::refuse_malformed))
                 .wrap(http::cors::policy(&cors_origins))
-                .wrap(middleware::from_fn(http::cors::explain_refused_preflights))
-                .wrap(middleware::from_fn(http::metrics::keep_off_cors))
+                .wrap(middleware::from_fn(http::cors::mend_answers))
                 .wrap_fn(http::headers::add)
                 .wrap(TracingLogger::<RequestLog>::new())
                 .wrap(middleware::from_fn(http::metrics::time_requests))

@@ -14,14 +14,17 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
 use actix_web::http::header::AUTHORIZATION;
 use actix_web::middleware::Next;
-use actix_web::{HttpMessage, web};
+use actix_web::{HttpMessage, ResponseError, web};
 
+use super::in_flight;
 use crate::accounts::{AccountError, Accounts, Credentials};
 
 /// What the request's bearer token was found to be.
 pub struct Authenticated(pub Result<Credentials, AccountError>);
 
-/// Middleware (for `middleware::from_fn`): authenticates a request that carries a bearer token.
+/// Middleware (for `middleware::from_fn`): authenticates a request that carries a bearer token,
+/// then holds its place under its account's bound on requests in flight ([`super::in_flight`])
+/// until it is answered, or refuses it there.
 pub async fn authenticate(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -37,17 +40,29 @@ pub async fn authenticate(
         })
         .map(|token| token.trim().to_owned());
     let accounts = request.app_data::<web::Data<Accounts>>().cloned();
+    let mut place = None;
     if let Some(accounts) = accounts {
         let outcome = match (bearer, stream_ticket(&request)) {
             (Some(bearer), _) => Some(accounts.authenticate(&bearer).await),
             (None, Some(ticket)) => Some(accounts.redeem_stream_ticket(&ticket).await),
             (None, None) => None,
         };
+        if let Some(Ok(credentials)) = &outcome {
+            match in_flight::take_place(&request, &credentials.account_id) {
+                Ok(taken) => place = taken,
+                Err(refusal) => {
+                    let response = refusal.error_response();
+                    return Ok(request.into_response(response));
+                }
+            }
+        }
         if let Some(outcome) = outcome {
             request.extensions_mut().insert(Authenticated(outcome));
         }
     }
-    Ok(next.call(request).await?.map_into_boxed_body())
+    let answered = next.call(request).await;
+    drop(place);
+    Ok(answered?.map_into_boxed_body())
 }
 
 /// The `ticket` of a request that opens a stream (`GET …/stream?ticket=…`): the one place a

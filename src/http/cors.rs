@@ -47,9 +47,11 @@ pub fn policy(origins: &[String]) -> Condition<Cors> {
     Condition::new(!origins.is_empty(), cors)
 }
 
-/// Middleware (for `middleware::from_fn`, outside [`policy`]): a refused preflight answers a
-/// problem like every other refusal, not the CORS layer's plain text.
-pub async fn explain_refused_preflights(
+/// Middleware (for `middleware::from_fn`, outside [`policy`]): mends two of its answers. A
+/// refused preflight answers a problem like every other refusal, not the CORS layer's plain
+/// text; and `/metrics` answers without CORS headers, so that no page on another origin reads
+/// it, nor passes a preflight for it (see [`super::metrics`]).
+pub async fn mend_answers(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
@@ -57,7 +59,11 @@ pub async fn explain_refused_preflights(
         && request
             .headers()
             .contains_key("access-control-request-method");
-    let response = next.call(request).await?.map_into_boxed_body();
+    let metrics = request.path() == super::metrics::PATH;
+    let mut response = next.call(request).await?.map_into_boxed_body();
+    if metrics {
+        remove_cors_headers(&mut response);
+    }
     if !preflight || response.status() != StatusCode::BAD_REQUEST {
         return Ok(response);
     }
@@ -72,4 +78,17 @@ pub async fn explain_refused_preflights(
         request,
         actix_web::ResponseError::error_response(&refused),
     ))
+}
+
+/// Takes every `Access-Control-*` header off an answer.
+fn remove_cors_headers(response: &mut ServiceResponse<BoxBody>) {
+    let headers = response.headers_mut();
+    let cors: Vec<_> = headers
+        .keys()
+        .filter(|name| name.as_str().starts_with("access-control-"))
+        .cloned()
+        .collect();
+    for name in cors {
+        headers.remove(name);
+    }
 }

@@ -30,10 +30,12 @@ where
     async move {
         let mut response = response.await?;
         let headers = response.headers_mut();
-        if let Some(id) = request_id
-            && let Ok(value) = HeaderValue::from_str(&id.to_string())
-        {
-            headers.insert(HeaderName::from_static("x-request-id"), value);
+        if let Some(id) = request_id {
+            let mut text = [0; uuid::fmt::Hyphenated::LENGTH];
+            let text = id.hyphenated().encode_lower(&mut text);
+            if let Ok(value) = HeaderValue::from_str(text) {
+                headers.insert(HeaderName::from_static("x-request-id"), value);
+            }
         }
         headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
         if docs {

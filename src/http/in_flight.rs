@@ -10,13 +10,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceRequest;
 use actix_web::http::StatusCode;
-use actix_web::middleware::Next;
-use actix_web::{HttpMessage, web};
+use actix_web::web;
 
-use super::authenticate::Authenticated;
 use super::error::ApiError;
 use super::held;
 use crate::instruments;
@@ -50,11 +47,14 @@ impl InFlight {
     /// A place for one more request of `account_id`, or `None` at the bound.
     fn enter(self: &Arc<Self>, account_id: &str) -> Option<Place> {
         let mut counts = self.counts();
-        let count = counts.entry(account_id.to_owned()).or_insert(0);
-        if *count >= self.most {
-            return None;
+        match counts.get_mut(account_id) {
+            Some(count) if *count >= self.most => return None,
+            Some(count) => *count += 1,
+            None if self.most == 0 => return None,
+            None => {
+                counts.insert(account_id.to_owned(), 1);
+            }
         }
-        *count += 1;
         Some(Place {
             registry: self.clone(),
             account_id: account_id.to_owned(),
@@ -63,7 +63,7 @@ impl InFlight {
 }
 
 /// One request's place under its account's bound, given back when the request is answered.
-struct Place {
+pub(super) struct Place {
     registry: Arc<InFlight>,
     account_id: String,
 }
@@ -81,42 +81,34 @@ impl Drop for Place {
     }
 }
 
-/// Middleware (for `middleware::from_fn`, inside [`super::authenticate::authenticate`]): holds
-/// an authenticated request's place under its account's bound while it runs, or refuses it.
-pub async fn bound_per_account(
-    request: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let account_id = match request.extensions().get::<Authenticated>() {
-        Some(Authenticated(Ok(credentials))) => Some(credentials.account_id.clone()),
-        _ => None,
+/// A place under the bound for a request `account_id` authenticated (called by
+/// [`super::authenticate::authenticate`], which holds it until the request is answered), `None`
+/// for a request that holds its connection, or the refusal at the bound.
+pub(super) fn take_place(
+    request: &ServiceRequest,
+    account_id: &str,
+) -> Result<Option<Place>, ApiError> {
+    let Some(registry) = request.app_data::<web::Data<Arc<InFlight>>>() else {
+        return Ok(None);
     };
-    let registry = request.app_data::<web::Data<Arc<InFlight>>>().cloned();
-    let place = match (account_id, registry) {
-        (Some(account_id), Some(registry)) if !held::holds_its_connection(&request) => {
-            match registry.enter(&account_id) {
-                Some(place) => Some(place),
-                None => {
-                    instruments::in_flight_refused();
-                    let refusal = ApiError::refused(
-                        StatusCode::TOO_MANY_REQUESTS,
-                        "too_many_requests_in_flight",
-                        format!(
-                            "This account has {} requests in flight already: wait for their answers.",
-                            registry.most
-                        ),
-                    )
-                    .retry_after(RETRY_AFTER_SECONDS);
-                    let response = actix_web::ResponseError::error_response(&refusal);
-                    return Ok(request.into_response(response));
-                }
-            }
+    if held::holds_its_connection(request) {
+        return Ok(None);
+    }
+    match registry.enter(account_id) {
+        Some(place) => Ok(Some(place)),
+        None => {
+            instruments::in_flight_refused();
+            Err(ApiError::refused(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_requests_in_flight",
+                format!(
+                    "This account has {} requests in flight already: wait for their answers.",
+                    registry.most
+                ),
+            )
+            .retry_after(RETRY_AFTER_SECONDS))
         }
-        _ => None,
-    };
-    let answered = next.call(request).await;
-    drop(place);
-    Ok(answered?.map_into_boxed_body())
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! `GET /metrics`: the Prometheus text format of [`crate::instruments`], for an operator's
 //! scraper, never a browser page. It needs no token and is not part of the API description;
 //! pages on other origins never read it (no CORS headers, whatever `CORS_ALLOWED_ORIGINS`
-//! allows the API). With `METRICS_BIND_ADDRESS` it is served on a listener of its own instead,
-//! so that it can stay off the public network.
+//! allows the API: [`super::cors::mend_answers`] takes them off). With `METRICS_BIND_ADDRESS`
+//! it is served on a listener of its own instead, so that it can stay off the public network.
 //!
 //! Also here: the middleware that times every request for the latency histograms.
 
@@ -54,28 +54,6 @@ pub async fn time_requests(
     let route = route.unwrap_or_else(|| "unmatched".to_owned());
     instruments::request_answered(route, method, status.as_u16(), started.elapsed());
     answered.map(ServiceResponse::map_into_boxed_body)
-}
-
-/// Middleware (outside the CORS policy): `/metrics` answers without CORS headers, so no page
-/// on another origin reads it, nor passes a preflight for it.
-pub async fn keep_off_cors(
-    request: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let metrics = request.path() == PATH;
-    let mut response = next.call(request).await?.map_into_boxed_body();
-    if metrics {
-        let headers = response.headers_mut();
-        let cors: Vec<_> = headers
-            .keys()
-            .filter(|name| name.as_str().starts_with("access-control-"))
-            .cloned()
-            .collect();
-        for name in cors {
-            headers.remove(name);
-        }
-    }
-    Ok(response)
 }
 
 /// The method as a label: the standard ones by name, anything else a client invents as

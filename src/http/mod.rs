@@ -27,6 +27,7 @@ pub mod push;
 pub mod query_names;
 pub mod request_log;
 pub mod rules;
+pub mod screen;
 pub mod seeks;
 pub mod sse;
 pub mod text;

@@ -5,10 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceRequest;
 use actix_web::http::StatusCode;
-use actix_web::middleware::Next;
 use actix_web::web;
 
 use super::error::ApiError;
@@ -48,36 +46,21 @@ impl QueryNames {
     }
 }
 
-/// Middleware (for `middleware::from_fn`): refuses a request naming a query parameter its
-/// operation does not take, with `400 malformed_query`.
-pub async fn refuse_unknown(
-    request: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+/// The refusal of a request naming a query parameter its operation does not take, with
+/// `400 malformed_query` (checked by [`super::screen`]).
+pub fn unknown_in(request: &ServiceRequest) -> Option<ApiError> {
     // Most requests (every move) carry no query: they cost nothing here.
-    let unknown = if request.query_string().is_empty() {
-        None
-    } else {
-        match (
-            request.app_data::<web::Data<QueryNames>>(),
-            request.match_pattern(),
-        ) {
-            (Some(names), Some(template)) => {
-                names.unknown(request.method().as_str(), &template, request.query_string())
-            }
-            _ => None,
-        }
-    };
-    if let Some(name) = unknown {
-        let refusal = ApiError::refused(
-            StatusCode::BAD_REQUEST,
-            "malformed_query",
-            format!("This operation takes no query parameter `{name}`."),
-        );
-        let response = actix_web::ResponseError::error_response(&refusal);
-        return Ok(request.into_response(response));
+    if request.query_string().is_empty() {
+        return None;
     }
-    Ok(next.call(request).await?.map_into_boxed_body())
+    let names = request.app_data::<web::Data<QueryNames>>()?;
+    let template = request.match_pattern()?;
+    let name = names.unknown(request.method().as_str(), &template, request.query_string())?;
+    Some(ApiError::refused(
+        StatusCode::BAD_REQUEST,
+        "malformed_query",
+        format!("This operation takes no query parameter `{name}`."),
+    ))
 }
 
 #[cfg(test)]

@@ -14,27 +14,29 @@ pub struct RequestLog;
 
 impl RootSpanBuilder for RequestLog {
     fn on_request_start(request: &ServiceRequest) -> Span {
-        let request_id = request
-            .extensions()
-            .get::<RequestId>()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        let peer = request
-            .peer_addr()
-            .map(|peer| peer.ip().to_string())
-            .unwrap_or_default();
-        let client = super::client::address_of(request.request())
-            .map(|address| address.to_string())
-            .unwrap_or_default();
-        tracing::info_span!(
+        let span = tracing::info_span!(
             "request",
             method = %request.method(),
             path = %logged_path(request.path()),
-            peer = %peer,
-            client = %client,
-            request_id = %request_id,
+            peer = tracing::field::Empty,
+            client = tracing::field::Empty,
+            request_id = tracing::field::Empty,
             status = tracing::field::Empty,
-        )
+        );
+        // The fields that take work to find are found only for a span someone records: at
+        // `LOG_LEVEL=warn` or quieter every request would pay for them and log none.
+        if !span.is_disabled() {
+            if let Some(peer) = request.peer_addr() {
+                span.record("peer", tracing::field::display(peer.ip()));
+            }
+            if let Some(client) = super::client::address_of(request.request()) {
+                span.record("client", tracing::field::display(client));
+            }
+            if let Some(id) = request.extensions().get::<RequestId>() {
+                span.record("request_id", tracing::field::display(id));
+            }
+        }
+        span
     }
 
     fn on_request_end<B: MessageBody>(span: Span, outcome: &Result<ServiceResponse<B>, Error>) {

@@ -1,16 +1,14 @@
 //! Text the database cannot store, refused at the edge: PostgreSQL's `text` holds no NUL
 //! character (U+0000), and a statement that binds one fails as a server error. Rather than
 //! each handler and query guarding against it, every request is checked here once: its path and
-//! query by [`refuse_nul`] (middleware), its JSON body by [`json_has_nul`] (read by
+//! query by [`nul_in_uri`] (in the middleware [`super::screen`]), its JSON body by [`json_has_nul`] (read by
 //! [`super::body`]). SQLite and PostgreSQL then answer the same: 400 `invalid_text`.
 //!
 //! The other text PostgreSQL refuses, invalid UTF-8 and lone surrogates, never reaches a
 //! handler: extractors read strings as UTF-8 and serde_json refuses a lone `\ud800`.
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceRequest;
 use actix_web::http::StatusCode;
-use actix_web::middleware::Next;
 
 use super::error::ApiError;
 
@@ -23,25 +21,17 @@ pub fn nul_refused(place: &str) -> ApiError {
     )
 }
 
-/// Middleware (for `middleware::from_fn`): refuses a request whose path or query string
-/// decodes to a NUL character, before any extractor decodes it.
-pub async fn refuse_nul(
-    request: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+/// The refusal of a request whose path or query string decodes to a NUL character, checked
+/// (by [`super::screen`]) before any extractor decodes it.
+pub fn nul_in_uri(request: &ServiceRequest) -> Option<ApiError> {
     let uri = request.uri();
-    let place = if encodes_nul(uri.path()) {
-        Some("path")
+    if encodes_nul(uri.path()) {
+        Some(nul_refused("path"))
     } else if uri.query().is_some_and(encodes_nul) {
-        Some("query")
+        Some(nul_refused("query"))
     } else {
         None
-    };
-    if let Some(place) = place {
-        let response = actix_web::ResponseError::error_response(&nul_refused(place));
-        return Ok(request.into_response(response));
     }
-    Ok(next.call(request).await?.map_into_boxed_body())
 }
 
 /// Whether a raw (percent-encoded) URI part decodes to a NUL: a raw NUL cannot be sent, and a
