@@ -12,8 +12,8 @@ connection, and the worker thread's instructions are divided by them:
     python3 benches/view_instructions.py /tmp/kc-old /tmp/kc-new
 
 User-space instructions only: the kernel's share (the sockets, a `getrandom` call) is not
-counted, and valgrind's CPU hides SHA-NI, so SHA-256 counts as software (the same in every
-binary). Installs Debian's valgrind if it is missing.
+counted, and SHA-256 counts as a software hash (valgrind's CPU seems to hide SHA-NI; the
+same in every binary). Installs Debian's valgrind if it is missing.
 """
 import argparse
 import glob
