@@ -353,10 +353,9 @@ fn registered_once<T>(series: &'static OnceLock<T>, register: impl FnOnce() -> T
 /// A request answered: `route` is the pattern it matched (`/v1/matches/{id}/moves`), or
 /// `unmatched`.
 ///
-/// Each worker thread keeps the handle of every series it has recorded to: naming a series
-/// (its labels built, hashed and looked up in the recorder's shared map) cost more than the
-/// recording itself, on every request. There are as many series as routes, methods and
-/// statuses the server answers with, so the map stays small.
+/// Each worker thread keeps the handle of every series it has recorded to, for the reason
+/// `registered_once` gives; the labels are not a fixed set here, but there are only as many
+/// series as routes, methods and statuses the server answers with, so the map stays small.
 pub fn request_answered(route: String, method: &'static str, status: u16, took: Duration) {
     type Series = HashMap<(String, &'static str, u16), Histogram>;
     thread_local! {
