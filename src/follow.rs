@@ -20,8 +20,8 @@ pub trait NumberedLog {
     /// Why a read failed.
     type Error;
 
-    /// Up to a page of the items numbered after `after`, in order.
-    fn after(&self, after: i64) -> impl Future<Output = Result<Vec<Self::Item>, Self::Error>>;
+    /// Up to a page of the items numbered after `after`, in order, as far as it read.
+    fn after(&self, after: i64) -> impl Future<Output = Result<Page<Self::Item>, Self::Error>>;
 
     /// The newest number written (0 for an empty log).
     fn newest(&self) -> impl Future<Output = Result<i64, Self::Error>>;
@@ -40,23 +40,53 @@ pub trait NumberedLog {
     fn number(item: &Self::Item) -> i64;
 }
 
+/// A page of a log as its reader may see it: a log may leave out entries its reader is not
+/// shown (talk from an account the reader blocks), so the items alone do not say how far it
+/// read.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Page<T> {
+    /// The items shown, in order.
+    pub items: Vec<T>,
+    /// The number of the last entry read, shown or not (the `after` asked for when none was).
+    pub through: i64,
+}
+
+impl<T> Page<T> {
+    /// A page that shows every entry it read (`after`: the number it was read after).
+    pub fn whole(items: Vec<T>, after: i64, number: impl Fn(&T) -> i64) -> Page<T> {
+        let through = items.last().map_or(after, number);
+        Page { items, through }
+    }
+}
+
 /// A page of `log` after `after` and its newest number (which the reader knew to be `newest`),
-/// waiting up to `wait` for a first new item when there is none yet.
+/// waiting up to `wait` for a first new item when there is none yet (entries not shown to the
+/// reader do not end the wait).
 pub async fn poll<L: NumberedLog>(
     log: &L,
     newest: i64,
     after: i64,
     wait: Duration,
 ) -> Result<(Vec<L::Item>, i64), L::Error> {
+    let deadline = tokio::time::Instant::now() + wait;
     let mut newest = newest;
-    if newest <= after && !wait.is_zero() {
-        if !log.wait_past(after, wait).await {
-            // Nothing came: an empty page, read from no one.
-            return Ok((Vec::new(), newest));
+    let mut read_through = after;
+    loop {
+        if newest <= read_through && !wait.is_zero() {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() || !log.wait_past(read_through, left).await {
+                // Nothing came: an empty page, read from no one.
+                return Ok((Vec::new(), newest));
+            }
+            newest = log.newest().await?;
         }
-        newest = log.newest().await?;
+        let page = log.after(read_through).await?;
+        if !page.items.is_empty() || page.through <= read_through || wait.is_zero() {
+            return Ok((page.items, newest));
+        }
+        // Everything new was left out for this reader: wait on past it.
+        read_through = page.through;
     }
-    Ok((log.after(after).await?, newest))
 }
 
 /// What a followed log yields.
@@ -113,12 +143,12 @@ impl<L: NumberedLog> Following<L> {
             }
             let moved = match self.then {
                 Then::Read => {
-                    let mut page = self.log.after(self.after).await.ok()?;
-                    if let Some(last) = page.last() {
-                        self.after = L::number(last);
-                        page.reverse();
-                        self.pending = page;
-                    }
+                    let page = self.log.after(self.after).await.ok()?;
+                    // Past every entry read, those left out for this reader too: waiting past
+                    // only the last item shown would wake at once, again and again.
+                    self.after = self.after.max(page.through);
+                    self.pending = page.items;
+                    self.pending.reverse();
                     self.then = Then::Wait;
                     continue;
                 }
@@ -149,32 +179,51 @@ mod tests {
         writes_on_wait: Mutex<Vec<i64>>,
         fails_after: usize,
         reads: Mutex<usize>,
+        /// The items its reader is not shown.
+        hidden: Vec<i64>,
     }
 
     impl NumberedLog for Memory {
         type Item = i64;
         type Error = ();
 
-        async fn after(&self, after: i64) -> Result<Vec<i64>, ()> {
+        async fn after(&self, after: i64) -> Result<Page<i64>, ()> {
             let mut reads = self.reads.lock().unwrap();
             *reads += 1;
             if *reads > self.fails_after {
                 return Err(());
             }
             let items = self.items.lock().unwrap();
-            Ok(items
+            let read: Vec<i64> = items
                 .iter()
                 .copied()
                 .filter(|n| *n > after)
                 .take(2)
-                .collect())
+                .collect();
+            let through = read.last().map_or(after, |n| *n);
+            Ok(Page {
+                items: read
+                    .into_iter()
+                    .filter(|n| !self.hidden.contains(n))
+                    .collect(),
+                through,
+            })
         }
 
         async fn newest(&self) -> Result<i64, ()> {
             Ok(self.items.lock().unwrap().last().copied().unwrap_or(0))
         }
 
-        async fn wait_past(&self, _after: i64, _wait: Duration) -> bool {
+        async fn wait_past(&self, after: i64, _wait: Duration) -> bool {
+            if self
+                .items
+                .lock()
+                .unwrap()
+                .last()
+                .is_some_and(|n| *n > after)
+            {
+                return true;
+            }
             let next = self.writes_on_wait.lock().unwrap().pop();
             if let Some(next) = next {
                 self.items.lock().unwrap().push(next);
@@ -193,6 +242,7 @@ mod tests {
             writes_on_wait: Mutex::new(later),
             fails_after,
             reads: Mutex::new(0),
+            hidden: Vec::new(),
         }
     }
 
@@ -221,6 +271,34 @@ mod tests {
             followed,
             [Followed::Item(2), Followed::Item(3)],
             "the second read fails"
+        );
+    }
+
+    /// Entries left out for the reader are read past, never waited on again: a stream whose
+    /// newest entries are hidden waits quietly, and a long-poll waits on past them.
+    #[tokio::test]
+    async fn hidden_entries_are_read_past() {
+        let hidden = || Memory {
+            hidden: vec![3, 5],
+            ..memory(vec![1, 2, 3], vec![5, 4], 4)
+        };
+        let followed: Vec<_> = follow(hidden(), 1).take(4).collect().await;
+        assert_eq!(
+            followed,
+            [
+                Followed::Item(2),
+                // 3 is hidden: the wait past it writes 4, then 5 (hidden), then nothing.
+                Followed::Item(4),
+                Followed::KeepAlive,
+                Followed::KeepAlive,
+            ]
+        );
+        let log = hidden();
+        assert_eq!(poll(&log, 3, 2, Duration::ZERO).await, Ok((vec![], 3)));
+        assert_eq!(
+            poll(&log, 3, 2, Duration::from_secs(1)).await,
+            Ok((vec![4], 4)),
+            "3 is hidden: the poll waits on for 4"
         );
     }
 

@@ -181,7 +181,8 @@ impl From<MatchError> for ApiError {
             | MatchError::Talk(_)
             | MatchError::Hint(_)
             | MatchError::Seek(_)
-            | MatchError::Vacation(_) => unreachable!("a feature's refusal has a sort"),
+            | MatchError::Vacation(_)
+            | MatchError::Block(_) => unreachable!("a feature's refusal has a sort"),
         };
         let mut refusal = Refusal::of(status, error.code(), error.to_string(), error.field());
         if let MatchError::VersionConflict { current, .. } = error {

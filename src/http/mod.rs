@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod alerts;
 pub mod auth;
 pub mod authenticate;
+pub mod blocks;
 pub mod body;
 pub mod book_html;
 pub mod client;
@@ -67,6 +68,9 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(vacation::get_vacation)
         .service(vacation::start_vacation)
         .service(vacation::end_vacation)
+        .service(blocks::list_blocks)
+        .service(blocks::block)
+        .service(blocks::unblock)
         .service(notifications::get_notifications)
         .service(notifications::stream_notifications)
         .service(alerts::get_alerts)

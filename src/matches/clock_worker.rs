@@ -244,9 +244,22 @@ impl Matches {
                 seq: current.version + 1,
                 event: Note::Nudged { seat, by }.checked(&current.state)?,
             };
-            self.ledger
-                .write(match_id, &current, vec![nudge.event.clone()], |_| None)
-                .await?;
+            // A nudge from an account the seat's player blocks is written as ever, and not
+            // told (matches/blocks.rs); the sender hears the same answer either way.
+            let unheard = match current.table.account_at(seat) {
+                Some(nudged) => self.db.blocks(nudged, player.id()).await?,
+                None => false,
+            };
+            let event = vec![nudge.event.clone()];
+            if unheard {
+                self.ledger
+                    .write_unheard_by(match_id, &current, event, seat)
+                    .await?;
+            } else {
+                self.ledger
+                    .write(match_id, &current, event, |_| None)
+                    .await?;
+            }
             Ok(nudge)
         })
         .await

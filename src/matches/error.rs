@@ -6,8 +6,8 @@
 //! (`http::error`).
 
 pub use super::refusals::{
-    ClockError, HintError, InvitationError, RematchError, SeatingError, SeekError, Sort,
-    TableError, TalkError, VacationError,
+    BlockError, ClockError, HintError, InvitationError, RematchError, SeatingError, SeekError,
+    Sort, TableError, TalkError, VacationError,
 };
 pub use super::unrateable::Unrateable;
 use crate::rules::RuleError;
@@ -93,6 +93,9 @@ pub enum MatchError {
     /// Vacations (`matches/vacations.rs`).
     #[error(transparent)]
     Vacation(#[from] VacationError),
+    /// Blocks (`matches/blocks.rs`).
+    #[error(transparent)]
+    Block(#[from] BlockError),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -115,6 +118,7 @@ impl MatchError {
             MatchError::Hint(refused) => Some(refused.sort()),
             MatchError::Seek(refused) => Some(refused.sort()),
             MatchError::Vacation(refused) => Some(refused.sort()),
+            MatchError::Block(refused) => Some(refused.sort()),
             _ => None,
         }
     }
@@ -144,6 +148,7 @@ impl MatchError {
             MatchError::Hint(refused) => refused.code(),
             MatchError::Seek(refused) => refused.code(),
             MatchError::Vacation(refused) => refused.code(),
+            MatchError::Block(refused) => refused.code(),
             MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
             MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
         }
@@ -163,6 +168,7 @@ impl MatchError {
             MatchError::Hint(refused) => refused.field(),
             MatchError::Seek(refused) => refused.field(),
             MatchError::Vacation(refused) => refused.field(),
+            MatchError::Block(refused) => refused.field(),
             _ => None,
         }
     }

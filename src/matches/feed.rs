@@ -1,5 +1,9 @@
 //! The event feed: a match's log as the caller may see it (others' draws without their cards),
 //! a page at a time with an optional long-poll, or followed as a stream.
+//!
+//! A reader who blocks an account is not shown what it said at the table (talk, nudges) while
+//! the block was in force ([`super::blocks`]), nor the other seats' talk of a match whose talk
+//! it muted ([`super::mutes`]); the log keeps it, and the feed's numbering skips it.
 
 use std::borrow::Borrow;
 use std::sync::Arc;
@@ -10,10 +14,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::access::Viewer;
-use super::log::Entry;
+use super::log::{Entry, Note, Recorded};
 use super::{MatchError, Matches};
-use crate::follow::{self, Followed, NumberedLog};
+use crate::follow::{self, Followed, NumberedLog, Page};
 use crate::rules::Seat;
+use crate::store::blocks::BlockSpan;
 
 /// Most events in one page of the feed.
 const PAGE: i64 = 500;
@@ -79,6 +84,7 @@ impl Matches {
             matches: self,
             match_id: read.row.id,
             seat: role.seat(),
+            reader: viewer.account().map(str::to_owned),
         };
         let wait = Duration::from_secs(wait);
         let (events, version) = follow::poll(&log, read.row.version, after, wait).await?;
@@ -98,34 +104,95 @@ impl Matches {
             matches: self,
             match_id: read.row.id,
             seat: role.seat(),
+            reader: viewer.account().map(str::to_owned),
         };
         Ok(follow::follow(log, after))
     }
 }
 
-/// A match's log as one reader may see it: redacted for their seat (`None`: a spectator).
+/// A match's log as one reader may see it: redacted for their seat (`None`: a spectator),
+/// without the words the reader does not hear (`reader`: the account, if signed in).
 struct MatchLog<M> {
     matches: M,
     match_id: String,
     seat: Option<Seat>,
+    reader: Option<String>,
+}
+
+/// What a reader does not hear at a table: the other seats' talk if it muted the table, and
+/// the words of the seats it blocked, while it blocked them.
+#[derive(Default)]
+struct Unheard {
+    muted: bool,
+    blocks: Vec<BlockSpan>,
+}
+
+impl Unheard {
+    /// Whether `recorded` is words the reader does not hear (never its own seat's).
+    fn hides(&self, recorded: &Recorded, reader_seat: Option<Seat>) -> bool {
+        let Some(by) = spoken_by(&recorded.event).filter(|by| Some(*by) != reader_seat) else {
+            return false;
+        };
+        (self.muted && matches!(recorded.event, Entry::Note(Note::TableTalk { .. })))
+            || self
+                .blocks
+                .iter()
+                .any(|block| block.seat == by && block.covers(recorded.at))
+    }
+}
+
+impl<M: Borrow<Matches>> MatchLog<M> {
+    /// What the reader does not hear at this table, read only when `page` holds words of
+    /// another seat (most pages hold none: no query for them).
+    async fn unheard(&self, page: &[Recorded]) -> Result<Unheard, MatchError> {
+        let Some(reader) = &self.reader else {
+            return Ok(Unheard::default());
+        };
+        let others_speak = page
+            .iter()
+            .any(|recorded| spoken_by(&recorded.event).is_some_and(|by| Some(by) != self.seat));
+        if !others_speak {
+            return Ok(Unheard::default());
+        }
+        let matches: &Matches = self.matches.borrow();
+        Ok(Unheard {
+            muted: matches
+                .db
+                .talk_muted(&self.match_id, reader)
+                .await?
+                .is_some(),
+            blocks: matches.db.block_spans(reader, &self.match_id).await?,
+        })
+    }
+}
+
+/// The seat whose words an entry is: talk's speaker, a nudge's sender.
+fn spoken_by(entry: &Entry) -> Option<Seat> {
+    match entry {
+        Entry::Note(Note::TableTalk { seat, .. }) => Some(*seat),
+        Entry::Note(Note::Nudged { by, .. }) => Some(*by),
+        _ => None,
+    }
 }
 
 impl<M: Borrow<Matches>> NumberedLog for MatchLog<M> {
     type Item = LoggedEvent;
     type Error = MatchError;
 
-    async fn after(&self, after: i64) -> Result<Vec<LoggedEvent>, MatchError> {
+    async fn after(&self, after: i64) -> Result<Page<LoggedEvent>, MatchError> {
         let matches: &Matches = self.matches.borrow();
-        Ok(matches
-            .ledger
-            .recorded(&self.match_id, after, PAGE)
-            .await?
+        let recorded = matches.ledger.recorded(&self.match_id, after, PAGE).await?;
+        let through = recorded.last().map_or(after, |recorded| recorded.seq);
+        let unheard = self.unheard(&recorded).await?;
+        let items = recorded
             .into_iter()
+            .filter(|recorded| !unheard.hides(recorded, self.seat))
             .map(|recorded| LoggedEvent {
                 seq: recorded.seq,
                 event: recorded.event.redacted_for(self.seat),
             })
-            .collect())
+            .collect();
+        Ok(Page { items, through })
     }
 
     async fn newest(&self) -> Result<i64, MatchError> {

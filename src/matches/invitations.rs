@@ -69,6 +69,9 @@ impl Matches {
         if seat_of(&seats, &invitee.id).is_some() {
             return Err(MatchError::Invitation(InvitationError::AlreadySeated));
         }
+        if self.db.blocks(&invitee.id, player.id()).await? {
+            return Err(MatchError::Invitation(InvitationError::Declined));
+        }
         let inviter = seat_of(&seats, player.id())
             .and_then(|seat| seats.iter().find(|taken| taken.seat == seat))
             .map_or_else(String::new, |seat| seat.username.clone());

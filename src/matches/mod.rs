@@ -21,6 +21,8 @@
 //! - [`seeks`]: quick pairing, seeks seated together in a new match (`pairing` chooses the
 //!   tables, pure);
 //! - [`talk`]: table talk, written into the log without making moves stale;
+//! - [`blocks`]: an account keeping another away (invitations, joins, pairing; its words left
+//!   out of the blocker's feed and notifications);
 //! - [`players`]: player pages (what an account played, won and left, and its ratings);
 //!   [`leaderboard`]: a rating pool's players, best first;
 //! - [`rated`]: rated tables: which tables may be rated (`unrateable`: why not), and what
@@ -48,6 +50,7 @@
 
 pub mod access;
 pub mod archive;
+pub mod blocks;
 mod bot_counts;
 pub mod bots;
 pub mod clock_worker;
@@ -68,6 +71,7 @@ pub mod lobby;
 pub mod log;
 pub mod match_clock;
 pub mod moves;
+pub mod mutes;
 mod pairing;
 pub mod players;
 pub mod rated;
@@ -86,8 +90,8 @@ pub mod view;
 pub use archive::ReplayQuery;
 pub use bot_counts::BotStatistics;
 pub use error::{
-    ClockError, HintError, InvitationError, MatchError, RematchError, SeatingError, SeekError,
-    TableError, TalkError, VacationError,
+    BlockError, ClockError, HintError, InvitationError, MatchError, RematchError, SeatingError,
+    SeekError, TableError, TalkError, VacationError,
 };
 pub use feed::{EventsPage, FeedQuery, LoggedEvent};
 pub use idempotency::{IdempotencyKey, MoveAnswer};

@@ -8,9 +8,10 @@
 //! its seeker's (the longer waiting first among equals). Compatible means both ways: each
 //! seeker's shown rating lies in every other seek's range. A seek that found nobody enough
 //! and accepts bots, once it has waited `bots_after` seconds, is seated with the compatible
-//! seekers who accept bots too, and bots of its level take the empty seats.
+//! seekers who accept bots too, and bots of its level take the empty seats. Two accounts one of
+//! which blocks the other ([`Apart`]) never sit at one table.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::Level;
 use crate::store::seeks::{OpenSeek, SeekTable};
@@ -27,9 +28,41 @@ pub struct Pairing {
     pub bot_level: Level,
 }
 
-/// The tables `open` (longest waiting first, as the store lists them) fills at `now`. No seek
-/// is in two of them.
-pub fn tables(open: &[OpenSeek], now: i64) -> Vec<Pairing> {
+/// Pairs of accounts kept apart: one of the two blocks the other.
+#[derive(Debug, Default)]
+pub struct Apart(HashSet<(String, String)>);
+
+impl Apart {
+    /// The pairs of these blocks, (blocker, blocked) each: either way round keeps them apart.
+    pub fn of(blocks: Vec<(String, String)>) -> Apart {
+        Apart(
+            blocks
+                .into_iter()
+                .map(|(one, other)| {
+                    if one <= other {
+                        (one, other)
+                    } else {
+                        (other, one)
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether accounts `one` and `other` may sit at one table.
+    fn allow(&self, one: &str, other: &str) -> bool {
+        let (low, high) = if one <= other {
+            (one, other)
+        } else {
+            (other, one)
+        };
+        self.0.is_empty() || !self.0.contains(&(low.to_owned(), high.to_owned()))
+    }
+}
+
+/// The tables `open` (longest waiting first, as the store lists them) fills at `now`, keeping
+/// the pairs `apart` apart. No seek is in two of them.
+pub fn tables(open: &[OpenSeek], apart: &Apart, now: i64) -> Vec<Pairing> {
     let mut kinds: HashMap<SeekTable, Vec<usize>> = HashMap::new();
     let mut order = Vec::new();
     for (index, open_seek) in open.iter().enumerate() {
@@ -44,13 +77,13 @@ pub fn tables(open: &[OpenSeek], now: i64) -> Vec<Pairing> {
     }
     let mut found = Vec::new();
     for kind in order {
-        found.extend(tables_of_kind(open, &kinds[&kind], now));
+        found.extend(tables_of_kind(open, apart, &kinds[&kind], now));
     }
     found
 }
 
 /// The tables of one kind: `members` are indices into `open`, longest waiting first.
-fn tables_of_kind(open: &[OpenSeek], members: &[usize], now: i64) -> Vec<Pairing> {
+fn tables_of_kind(open: &[OpenSeek], apart: &Apart, members: &[usize], now: i64) -> Vec<Pairing> {
     let mut seated = vec![false; open.len()];
     let mut found = Vec::new();
     for &served in members {
@@ -69,7 +102,7 @@ fn tables_of_kind(open: &[OpenSeek], members: &[usize], now: i64) -> Vec<Pairing
             // among equals.
             let rating = shown(&open[served]);
             others.sort_by_key(|&other| (shown(&open[other]) - rating).abs());
-            choose(open, served, &others, seats)
+            choose(open, apart, served, &others, seats)
         };
         let full = others(false);
         let table = if full.len() == seats {
@@ -98,9 +131,15 @@ fn tables_of_kind(open: &[OpenSeek], members: &[usize], now: i64) -> Vec<Pairing
     found
 }
 
-/// `served` and, of `others` in their order, each one compatible with all chosen before it
-/// and of another account, up to `seats` in all.
-fn choose(open: &[OpenSeek], served: usize, others: &[usize], seats: usize) -> Vec<usize> {
+/// `served` and, of `others` in their order, each one compatible with all chosen before it,
+/// of another account and not kept apart from any, up to `seats` in all.
+fn choose(
+    open: &[OpenSeek],
+    apart: &Apart,
+    served: usize,
+    others: &[usize],
+    seats: usize,
+) -> Vec<usize> {
     let mut chosen = vec![served];
     for &other in others {
         if chosen.len() == seats {
@@ -108,6 +147,7 @@ fn choose(open: &[OpenSeek], served: usize, others: &[usize], seats: usize) -> V
         }
         let fits = chosen.iter().all(|&already| {
             open[already].seek.account_id != open[other].seek.account_id
+                && apart.allow(&open[already].seek.account_id, &open[other].seek.account_id)
                 && accepts(&open[already], &open[other])
                 && accepts(&open[other], &open[already])
         });
@@ -196,6 +236,12 @@ mod tests {
         open
     }
 
+    /// A seek that takes bots after `after` seconds.
+    fn bots(mut open: OpenSeek, after: i64) -> OpenSeek {
+        open.seek.bots_after = Some(after);
+        open
+    }
+
     fn range(mut open: OpenSeek, min: Option<i64>, max: Option<i64>) -> OpenSeek {
         open.seek.rating_min = min;
         open.seek.rating_max = max;
@@ -211,7 +257,7 @@ mod tests {
             seek("d", FOUR, 4),
         ];
         assert!(
-            tables(&open, 10).is_empty(),
+            tables(&open, &Apart::default(), 10).is_empty(),
             "three of four seats and one of two: nobody sits down"
         );
         let open = [
@@ -220,7 +266,7 @@ mod tests {
             seek("c", TWO, 3),
             seek("d", TWO, 4),
         ];
-        let found = tables(&open, 10);
+        let found = tables(&open, &Apart::default(), 10);
         assert_eq!(found.len(), 1);
         assert_eq!(
             found[0].seeks,
@@ -233,9 +279,31 @@ mod tests {
     #[test]
     fn one_account_never_takes_two_seats() {
         let open = [seek("a", TWO, 1), seek("a", TWO, 2), seek("b", TWO, 3)];
-        let found = tables(&open, 10);
+        let found = tables(&open, &Apart::default(), 10);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].seeks, [0, 2]);
+    }
+
+    #[test]
+    fn accounts_kept_apart_never_share_a_table() {
+        let open = [
+            seek("a", FOUR, 1),
+            seek("b", FOUR, 2),
+            seek("c", FOUR, 3),
+            seek("d", FOUR, 4),
+            seek("e", FOUR, 5),
+        ];
+        // c blocks a: a is served with b, d and e; c waits.
+        let apart = Apart::of(vec![("c".into(), "a".into())]);
+        let found = tables(&open, &apart, 10);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].seeks, [0, 1, 3, 4]);
+        // Blocked both ways round, with bots to fill: a and c still never meet.
+        let open = [bots(seek("a", TWO, 1), 0), bots(seek("c", TWO, 2), 0)];
+        let apart = Apart::of(vec![("a".into(), "c".into())]);
+        let found = tables(&open, &apart, 100);
+        assert_eq!(found.len(), 2, "each sits with a bot");
+        assert!(found.iter().all(|table| table.seeks.len() == 1));
     }
 
     #[test]
@@ -246,7 +314,7 @@ mod tests {
             rated(seek("c", TWO, 3), 1450),
             rated(seek("d", TWO, 4), 1460),
         ];
-        let found = tables(&open, 10);
+        let found = tables(&open, &Apart::default(), 10);
         assert_eq!(found[0].seeks, [0, 3], "1460 is closest to 1500");
         assert_eq!(
             found[1].seeks,
@@ -264,7 +332,7 @@ mod tests {
             rated(seek("c", TWO, 3), 1300),
             rated(seek("d", TWO, 4), 1420),
         ];
-        let found = tables(&open, 10);
+        let found = tables(&open, &Apart::default(), 10);
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].seeks, [0, 3], "b refuses a, c is below a's range");
         assert_eq!(found[1].seeks, [1, 2]);
@@ -279,8 +347,11 @@ mod tests {
         willing.seek.bots_after = Some(600);
         let unwilling = seek("c", FOUR, 120);
         let open = [served, willing, unwilling];
-        assert!(tables(&open, 159).is_empty(), "a has waited 59 s");
-        let found = tables(&open, 160);
+        assert!(
+            tables(&open, &Apart::default(), 159).is_empty(),
+            "a has waited 59 s"
+        );
+        let found = tables(&open, &Apart::default(), 160);
         assert_eq!(
             found,
             [Pairing {
@@ -296,7 +367,7 @@ mod tests {
         let mut served = seek("a", TWO, 100);
         served.seek.bots_after = Some(10);
         let open = [served, seek("b", TWO, 105)];
-        let found = tables(&open, 1000);
+        let found = tables(&open, &Apart::default(), 1000);
         assert_eq!(found[0].seeks, [0, 1]);
         assert_eq!(found[0].bots, 0);
     }

@@ -45,6 +45,8 @@ impl Matches {
         request: JoinMatch,
     ) -> Result<MatchSummary, MatchError> {
         check_client_seed(&request.client_seed)?;
+        // Read before the seats are locked, so that no connection is held waiting for another.
+        let declined = self.db.creator_blocks(match_id, player.id()).await?;
         let (mut change, mut seat_of) = self.lock_seats(match_id, player).await?;
         // A rematch's seats are kept for the players of the match before it.
         let plan = change.plan().await?;
@@ -60,6 +62,9 @@ impl Matches {
         {
             drop(change);
             return self.summary(match_id, player.viewer()).await;
+        }
+        if declined {
+            return Err(MatchError::Seating(SeatingError::SeatDeclined));
         }
         let taken = change.seats.len();
         if row.status != MatchStatus::Open || taken >= usize::from(row.seat_count) {

@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 use super::access::Player;
 use super::bots::BotRequest;
 use super::lobby::{ClockChoice, TableSettings, open_match, resolve_rules, vacations_at};
-use super::pairing::{self, Pairing};
+use super::pairing::{self, Apart, Pairing};
 use super::rated::{self, TableAsked};
 use super::refusals::{SeekError, TableError};
 use super::{MatchError, Matches};
@@ -341,8 +341,9 @@ impl Matches {
         let now = self.clock.now();
         self.db.expire_seeks(now, now - KEEP_ENDED_SECONDS).await?;
         let open = self.db.open_seeks(now).await?;
+        let apart = Apart::of(self.db.blocks_among_seekers().await?);
         let mut started = 0;
-        for table in pairing::tables(&open, now) {
+        for table in pairing::tables(&open, &apart, now) {
             if self.seat(&open, &table, now).await? {
                 started += 1;
             }

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::sealing::KeyEncryptionKey;
-use crate::follow::{self, Followed, NumberedLog};
+use crate::follow::{self, Followed, NumberedLog, Page};
 pub use crate::live::Wake;
 use crate::live::{Notifier, account_topic};
 use crate::mail::Mail;
@@ -256,15 +256,20 @@ impl<N: Borrow<Notifications>, A: Borrow<str>> NumberedLog for AccountLog<N, A> 
     type Item = Notification;
     type Error = NotificationError;
 
-    async fn after(&self, after: i64) -> Result<Vec<Notification>, NotificationError> {
+    async fn after(&self, after: i64) -> Result<Page<Notification>, NotificationError> {
         let notifications: &Notifications = self.notifications.borrow();
-        Ok(notifications
+        let stored = notifications
             .db
             .notifications_after(self.account_id.borrow(), after, self.limit)
-            .await?
-            .into_iter()
-            .filter_map(Notification::decode)
-            .collect())
+            .await?;
+        let through = stored.last().map_or(after, |stored| stored.seq);
+        Ok(Page {
+            items: stored
+                .into_iter()
+                .filter_map(Notification::decode)
+                .collect(),
+            through,
+        })
     }
 
     async fn newest(&self) -> Result<i64, NotificationError> {

@@ -93,7 +93,7 @@ impl Db {
             .execute(&mut *transaction)
             .await?;
             // Its tokens and stream tickets, webhooks (their deliveries with them),
-            // notifications, invitations and seeks go too; so do its address's tokens, its
+            // notifications, invitations, talk mutes and seeks go too; so do its address's tokens, its
             // unsent letters and its alert settings and queues.
             for table in [
                 "stream_tickets",
@@ -102,6 +102,7 @@ impl Db {
                 "webhooks",
                 "notifications",
                 "match_invitations",
+                "talk_mutes",
                 "seeks",
                 "email_tokens",
                 "outgoing_mail",
@@ -117,6 +118,11 @@ impl Db {
                     .execute(&mut *transaction)
                     .await?;
             }
+            // Its blocks go both ways: a tombstone neither blocks nor is blocked.
+            query("DELETE FROM account_blocks WHERE blocker_id = $1 OR blocked_id = $1")
+                .bind(id)
+                .execute(&mut *transaction)
+                .await?;
             transaction.commit().await?;
             Ok::<_, StoreError>(())
         })

@@ -11,7 +11,8 @@
 //! - [`matches`]: match rows, seats, secrets, the log's reads and listings; [`records`]: the
 //!   matches an account played, for its player page;
 //! - [`seating`]: seat changes, each under a lock on its match; [`invitations`] to private
-//!   matches; [`seeks`]: quick pairing's requests for a table, each seated once;
+//!   matches; [`seeks`]: quick pairing's requests for a table, each seated once; [`blocks`]: who
+//!   blocks whom, in spans of time; [`mutes`]: the matches whose talk a reader muted;
 //! - [`ratings`]: each account's rating per pool and the changes behind it; [`vacations`]: an
 //!   account's vacation days and vacation, and the matches whose logs must record it;
 //! - [`append`]: writing a move (its events, read model, kept response and notifications)
@@ -33,12 +34,14 @@ pub mod accounts;
 pub mod alerts;
 pub mod append;
 mod backlog;
+pub mod blocks;
 mod error;
 pub mod invitations;
 mod listing;
 mod log_rows;
 pub mod mail;
 mod matches;
+pub mod mutes;
 pub mod notifications;
 pub mod personal_tokens;
 pub mod push;

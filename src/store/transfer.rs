@@ -20,6 +20,7 @@ use super::{Backend, Db, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, StoreError, que
 /// with the migrated schema).
 pub const COPIED_TABLES: &[&str] = &[
     "accounts",
+    "account_blocks",
     "signing_keys",
     "refresh_tokens",
     "personal_tokens",
@@ -29,6 +30,7 @@ pub const COPIED_TABLES: &[&str] = &[
     "match_seats",
     "match_reservations",
     "match_invitations",
+    "talk_mutes",
     "match_events",
     "idempotency_keys",
     "ratings",

@@ -122,8 +122,8 @@ async fn row_counts(pool: &sqlx::AnyPool) -> Vec<(String, i64)> {
 /// Fills the server's database through the API until every copied table has rows: players
 /// with refresh tokens, a personal token, a stream ticket, a match under way with a kept
 /// (idempotent) move, a private match with an invitation, a finished match with a rematch
-/// whose seats are reserved, a rated match, seeks (seated and open), notifications, and a
-/// webhook with a failed delivery attempt.
+/// whose seats are reserved, a rated match, seeks (seated and open), notifications, a
+/// webhook with a failed delivery attempt, a block and a muted table.
 /// Returns the players (logged in once more), their refresh tokens, the personal token, and
 /// the match under way.
 async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
@@ -260,6 +260,20 @@ async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert!(tried, "a delivery was attempted");
+
+    // A block and a muted table (issue 39).
+    let blocked = app
+        .post_as(&people[1], "/v1/me/blocks/player2", &json!({}))
+        .await;
+    assert_eq!(blocked.status(), 201);
+    let muted = app
+        .client
+        .put(format!("{}/v1/matches/{under_way}/mute", app.address))
+        .bearer_auth(&people[0].token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(muted.status(), 200);
     (people, refresh, personal, under_way)
 }
 

@@ -8,6 +8,7 @@ mod backups;
 mod bots;
 mod browsers;
 mod clocks;
+mod community;
 mod copies;
 mod cutting_proxy;
 mod email;

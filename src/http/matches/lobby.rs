@@ -94,7 +94,7 @@ pub async fn get_match(
     responses(
         (status = 200, description = "Seated (also when you already were)", body = MatchSummary),
         (status = 404, description = "No such match, or a wrong invite code", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "`not_in_rematch`: the seats of a rematch are kept for the players of the match before it", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_in_rematch`: the seats of a rematch are kept for the players of the match before it; `seat_declined`: the table's creator does not take you (docs/community.md)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_full`: every seat is taken, or the match has started", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["play"]))
@@ -146,7 +146,7 @@ pub async fn leave_match(
     responses(
         (status = 201, description = "Invited", body = InvitationView),
         (status = 200, description = "Invited before: the first invitation", body = InvitationView),
-        (status = 403, description = "`not_match_creator`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_match_creator`; `invitation_declined`: the account does not take invitations from you (docs/community.md)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`match_not_private`, `match_started`, `already_seated`, `too_many_invitations` (20 a match)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`unknown_username`", body = Problem, content_type = "application/problem+json"),

@@ -1,10 +1,12 @@
-//! `POST /v1/matches/{id}/messages`.
+//! `POST /v1/matches/{id}/messages`; `GET`, `PUT` and `DELETE /v1/matches/{id}/mute`: a
+//! reader's mute of a table's talk (docs/community.md, "Muting a table").
 
-use actix_web::{HttpResponse, post, web};
+use actix_web::{HttpResponse, delete, get, post, put, web};
 
 use crate::http::body::Json;
 use crate::http::error::{ApiError, Problem};
-use crate::http::extract::{Caller, Play};
+use crate::http::extract::{Caller, Play, Read};
+use crate::matches::mutes::TalkMute;
 use crate::matches::{LoggedEvent, Matches, NewMessage};
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -43,7 +45,70 @@ pub async fn post_message(
     Ok(HttpResponse::Created().json(said))
 }
 
+/// Whether you muted this match's talk.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
+    responses(
+        (status = 200, description = "Muted or not", body = TalkMute),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["read"]))
+)]
+#[get("/v1/matches/{id}/mute")]
+pub async fn get_mute(
+    matches: web::Data<Matches>,
+    caller: Caller<Read>,
+    id: web::Path<String>,
+) -> Result<web::Json<TalkMute>, ApiError> {
+    Ok(web::Json(matches.talk_mute(&id, caller.player()).await?))
+}
+
+/// Mute this match's talk for yourself: the other seats' `table_talk` is left out of your feed
+/// and stream until you unmute it. Nobody else is told, and the log keeps every word. Muting
+/// a muted match answers the mute in force.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
+    responses(
+        (status = 200, description = "Muted", body = TalkMute),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["play"]))
+)]
+#[put("/v1/matches/{id}/mute")]
+pub async fn mute(
+    matches: web::Data<Matches>,
+    caller: Caller<Play>,
+    id: web::Path<String>,
+) -> Result<web::Json<TalkMute>, ApiError> {
+    Ok(web::Json(matches.mute_talk(&id, caller.player()).await?))
+}
+
+/// Hear this match's talk again, what was said while it was muted too.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = uuid::Uuid, Path, description = "The match's id")),
+    responses(
+        (status = 200, description = "Not muted", body = TalkMute),
+        (status = 404, description = "No such match (or a private one you are not in)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["play"]))
+)]
+#[delete("/v1/matches/{id}/mute")]
+pub async fn unmute(
+    matches: web::Data<Matches>,
+    caller: Caller<Play>,
+    id: web::Path<String>,
+) -> Result<web::Json<TalkMute>, ApiError> {
+    Ok(web::Json(matches.unmute_talk(&id, caller.player()).await?))
+}
+
 /// Registers this file's routes (called by [`super::configure`]).
 pub fn configure(config: &mut ServiceConfig) {
-    config.service(post_message);
+    config
+        .service(post_message)
+        .service(get_mute)
+        .service(mute)
+        .service(unmute);
 }

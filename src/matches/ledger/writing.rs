@@ -46,6 +46,31 @@ impl Ledger {
         self.commit(match_id, current, next, append).await
     }
 
+    /// [`Ledger::write`] of a note that ends no match (a nudge), without the notices it would
+    /// send to `unheard`, whose account blocks the note's sender (matches/blocks.rs).
+    pub async fn write_unheard_by(
+        &self,
+        match_id: &str,
+        current: &MatchState,
+        events: Vec<Entry>,
+        unheard: Seat,
+    ) -> Result<Arc<MatchState>, MatchError> {
+        let now = self.clock.now();
+        let (played, entries) = play_forward(current, events, now)?;
+        if rated_end::ends_rated(current, &played) {
+            return Err(MatchError::Corrupt(
+                "a note unheard by a seat may not end a rated match".into(),
+            ));
+        }
+        let (next, mut append) = record(match_id, current, played, &entries, now, None);
+        if let Some(account) = next.table.account_at(unheard) {
+            append
+                .notifications
+                .retain(|notification| notification.account_id != account);
+        }
+        self.commit(match_id, current, next, append).await
+    }
+
     /// The end of a rated match: rated from its players' ratings now, and rated again should
     /// one of them change before the write (another of their rated matches ended meanwhile).
     async fn write_rated(

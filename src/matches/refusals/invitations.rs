@@ -17,6 +17,10 @@ pub enum InvitationError {
     /// The account invited already has a seat.
     #[error("This account already has a seat in the match.")]
     AlreadySeated,
+    /// The account invited does not take invitations from the caller (it blocks them; the
+    /// answer does not say why, docs/community.md).
+    #[error("This account does not take invitations from you.")]
+    Declined,
     /// The match has sent as many invitations as it may.
     #[error("A match sends at most {0} invitations.")]
     TooManyInvitations(i64),
@@ -26,7 +30,7 @@ impl InvitationError {
     /// What sort of refusal it is (the HTTP layer's status for it).
     pub fn sort(&self) -> Sort {
         match self {
-            InvitationError::NotCreator => Sort::NotYours,
+            InvitationError::NotCreator | InvitationError::Declined => Sort::NotYours,
             InvitationError::NotPrivate
             | InvitationError::AlreadySeated
             | InvitationError::TooManyInvitations(_) => Sort::Conflict,
@@ -42,6 +46,7 @@ impl InvitationError {
             InvitationError::UnknownUsername => "unknown_username",
             InvitationError::AlreadySeated => "already_seated",
             InvitationError::TooManyInvitations(_) => "too_many_invitations",
+            InvitationError::Declined => "invitation_declined",
         }
     }
 

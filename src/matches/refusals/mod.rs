@@ -5,6 +5,7 @@
 //! is written in its feature's file alone: the HTTP layer gives every refusal of a sort the
 //! same status.
 
+mod blocks;
 mod clock;
 mod hints;
 mod invitations;
@@ -15,6 +16,7 @@ mod table;
 mod talk;
 mod vacations;
 
+pub use blocks::BlockError;
 pub use clock::ClockError;
 pub use hints::HintError;
 pub use invitations::InvitationError;

@@ -17,6 +17,10 @@ pub enum SeatingError {
     /// A bot for a seat of a rematch: its seats are kept for the players of the match before.
     #[error("The free seats of this rematch are kept for the players of the match before it.")]
     SeatsKept,
+    /// Joining a waiting table whose creator does not take the caller (it blocks them; the
+    /// answer does not say why, docs/community.md).
+    #[error("This table does not take you.")]
+    SeatDeclined,
     /// Joining a rematch one did not play the match before of.
     #[error("This rematch is for the players of the match before it.")]
     NotInRematch,
@@ -26,7 +30,9 @@ impl SeatingError {
     /// What sort of refusal it is (the HTTP layer's status for it).
     pub fn sort(&self) -> Sort {
         match self {
-            SeatingError::NotSeated | SeatingError::NotInRematch => Sort::NotYours,
+            SeatingError::NotSeated | SeatingError::NotInRematch | SeatingError::SeatDeclined => {
+                Sort::NotYours
+            }
             SeatingError::MatchFull | SeatingError::MatchStarted | SeatingError::SeatsKept => {
                 Sort::Conflict
             }
@@ -41,6 +47,7 @@ impl SeatingError {
             SeatingError::MatchStarted => "match_started",
             SeatingError::SeatsKept => "seats_kept",
             SeatingError::NotInRematch => "not_in_rematch",
+            SeatingError::SeatDeclined => "seat_declined",
         }
     }
 

@@ -1,0 +1,489 @@
+//! Community and safety (issue 39; docs/community.md).
+//!
+//! Blocks: an account keeps another away from its tables. The blocked account cannot invite the
+//! blocker or join its waiting tables, quick pairing never seats the two together, and its talk
+//! and nudges are kept in the log but never reach the blocker's feed, stream or notifications.
+//! Nothing the blocked account reads changes, and every refusal is named and changes nothing.
+//!
+//! Mutes: a reader mutes a table's talk for itself alone.
+
+use std::collections::{BTreeSet, HashMap};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use sqlx::Row;
+
+use crate::helpers::{
+    Player, TestApp, assert_problem, full_match, players, spawn_app, spawn_app_with,
+    version_seen_by, view_of_turn,
+};
+use crate::matches::export_and_verify;
+use crate::notifications::{notifications_after, wait_for_notifications};
+
+async fn block(app: &TestApp, player: &Player, username: &str) -> reqwest::Response {
+    app.post_as(player, &format!("/v1/me/blocks/{username}"), &json!({}))
+        .await
+}
+
+async fn unblock(app: &TestApp, player: &Player, username: &str) -> reqwest::Response {
+    app.client
+        .delete(format!("{}/v1/me/blocks/{username}", app.address))
+        .bearer_auth(&player.token)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn say(app: &TestApp, player: &Player, id: &str, text: &str) -> Value {
+    let said = app
+        .post_as(
+            player,
+            &format!("/v1/matches/{id}/messages"),
+            &json!({ "text": text }),
+        )
+        .await;
+    assert_eq!(said.status(), 201, "{}", said.text().await.unwrap());
+    said.json().await.unwrap()
+}
+
+/// The texts of the talk in `player`'s feed of match `id`.
+async fn talk_seen(app: &TestApp, player: &Player, id: &str) -> Vec<String> {
+    let feed = app
+        .json_as(player, &format!("/v1/matches/{id}/events?after=0"))
+        .await;
+    feed["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|logged| logged["event"]["type"] == "table_talk")
+        .map(|logged| logged["event"]["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// How many nudges `player`'s feed of match `id` holds.
+async fn nudges_seen(app: &TestApp, player: &Player, id: &str) -> usize {
+    let feed = app
+        .json_as(player, &format!("/v1/matches/{id}/events?after=0"))
+        .await;
+    feed["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|logged| logged["event"]["type"] == "nudged")
+        .count()
+}
+
+#[tokio::test]
+async fn blocks_are_listed_and_every_refusal_is_named_and_changes_nothing() {
+    let app = spawn_app().await;
+    let people = players(&app, 2).await;
+    let (maya, _) = (&people[0], &people[1]);
+
+    let blocked = block(&app, maya, "Player1").await;
+    assert_eq!(blocked.status(), 201);
+    let blocked: Value = blocked.json().await.unwrap();
+    assert_eq!(blocked["username"], "player1", "the name as it is spelled");
+    // Again: the block in force, from when it began.
+    let again = block(&app, maya, "player1").await;
+    assert_eq!(again.status(), 200);
+    assert_eq!(again.json::<Value>().await.unwrap(), blocked);
+    let listed = app.json_as(maya, "/v1/me/blocks").await;
+    assert_eq!(listed, json!({"blocks": [blocked], "most": 1000}));
+
+    // Yourself, a bot, a name nobody has: named, and the list is as it was.
+    assert_problem(
+        block(&app, maya, "player0").await,
+        422,
+        "cannot_block_yourself",
+    )
+    .await;
+    assert_problem(block(&app, maya, "[bot]").await, 404, "unknown_username").await;
+    assert_problem(block(&app, maya, "nobody").await, 404, "unknown_username").await;
+    assert_problem(unblock(&app, maya, "nobody").await, 404, "unknown_username").await;
+    let anonymous = app
+        .client
+        .post(format!("{}/v1/me/blocks/player1", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
+    assert_eq!(app.json_as(maya, "/v1/me/blocks").await, listed);
+
+    // A token for play alone cannot change blocks; it may read them with `read`.
+    let token = app
+        .post_as(
+            maya,
+            "/v1/me/tokens",
+            &json!({"name": "bot", "scopes": ["play", "read"]}),
+        )
+        .await;
+    assert_eq!(token.status(), 201, "{}", token.text().await.unwrap());
+    let token = Player {
+        token: token.json::<Value>().await.unwrap()["token"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
+    };
+    assert_problem(
+        block(&app, &token, "player1").await,
+        403,
+        "insufficient_scope",
+    )
+    .await;
+    assert_eq!(app.json_as(&token, "/v1/me/blocks").await, listed);
+
+    assert_eq!(unblock(&app, maya, "PLAYER1").await.status(), 204);
+    assert_problem(unblock(&app, maya, "player1").await, 404, "not_blocked").await;
+    assert_eq!(
+        app.json_as(maya, "/v1/me/blocks").await,
+        json!({"blocks": [], "most": 1000})
+    );
+}
+
+#[tokio::test]
+async fn a_blocked_account_cannot_invite_the_blocker_or_join_its_waiting_tables() {
+    let app = spawn_app().await;
+    let people = players(&app, 3).await;
+    let (maya, leo, ada) = (&people[0], &people[1], &people[2]);
+    let page_before = app.json_as(leo, "/v1/players/player0").await;
+    assert_eq!(block(&app, maya, "player1").await.status(), 201);
+    // Nothing leo can read says so.
+    assert_eq!(app.json_as(leo, "/v1/players/player0").await, page_before);
+
+    // leo's private table: maya does not take his invitation; ada does.
+    let created = app
+        .post_as(
+            leo,
+            "/v1/matches",
+            &json!({"seats": 3, "visibility": "private"}),
+        )
+        .await;
+    let private: Value = created.json().await.unwrap();
+    let private_id = private["id"].as_str().unwrap();
+    let invite = |who: &str| {
+        let path = format!("/v1/matches/{private_id}/invitations");
+        (path, json!({ "username": who }))
+    };
+    let (path, body) = invite("player0");
+    assert_problem(
+        app.post_as(leo, &path, &body).await,
+        403,
+        "invitation_declined",
+    )
+    .await;
+    let (path, body) = invite("player2");
+    assert_eq!(app.post_as(leo, &path, &body).await.status(), 201);
+    let told = wait_for_notifications(&app, ada, 1).await;
+    assert_eq!(told.last().unwrap()["type"], "invited");
+    assert!(
+        notifications_after(&app, maya, 0).await.is_empty(),
+        "maya was told nothing"
+    );
+
+    // maya's waiting table: leo cannot sit down, even with its code; ada can.
+    let created = app
+        .post_as(
+            maya,
+            "/v1/matches",
+            &json!({"seats": 3, "visibility": "private"}),
+        )
+        .await;
+    let table: Value = created.json().await.unwrap();
+    let table_id = table["id"].as_str().unwrap();
+    let join_path = format!("/v1/matches/{table_id}/join");
+    let code = json!({"invite_code": table["invite_code"]});
+    assert_problem(
+        app.post_as(leo, &join_path, &code).await,
+        403,
+        "seat_declined",
+    )
+    .await;
+    assert_eq!(app.post_as(ada, &join_path, &code).await.status(), 200);
+    let summary = app.json_as(maya, &format!("/v1/matches/{table_id}")).await;
+    assert_eq!(summary["seats"].as_array().unwrap().len(), 2, "{summary}");
+
+    // Lifted, both work again.
+    assert_eq!(unblock(&app, maya, "player1").await.status(), 204);
+    let (path, body) = invite("player0");
+    assert_eq!(app.post_as(leo, &path, &body).await.status(), 201);
+    assert_eq!(app.post_as(leo, &join_path, &code).await.status(), 200);
+}
+
+#[tokio::test]
+async fn words_of_a_blocked_account_stay_in_the_log_and_never_reach_the_blocker() {
+    let app = spawn_app().await;
+    // The nudge's hour is counted to the second.
+    app.clock.freeze();
+    let people = players(&app, 2).await;
+    let id = full_match(&app, &people, json!({"preset": "standard"})).await;
+    let (turn, view) = view_of_turn(&app, &people, &id).await;
+    // The seat to move blocks the one waiting, which talks and nudges.
+    let (blocker, blocked) = (&people[turn], &people[1 - turn]);
+    let blocked_name = format!("player{}", 1 - turn);
+    say(&app, blocked, &id, "good luck").await;
+    let version = view["version"].as_i64().unwrap() + 1;
+
+    // A block covers the second it began in: the talk before it was a second earlier.
+    app.clock.advance(1);
+    // The blocker follows the match's stream from here.
+    let mut stream = app
+        .client
+        .get(format!(
+            "{}/v1/matches/{id}/stream?after={version}",
+            app.address
+        ))
+        .bearer_auth(&blocker.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    assert_eq!(block(&app, blocker, &blocked_name).await.status(), 201);
+
+    let hidden = say(&app, blocked, &id, "you play like a goat").await;
+    assert_eq!(hidden["seq"], version + 1, "answered as any talk");
+    // A long-poll of the blocker waits past it, as if it were not there.
+    let polled = app
+        .json_as(
+            blocker,
+            &format!("/v1/matches/{id}/events?after={version}&wait=1"),
+        )
+        .await;
+    assert_eq!(polled["events"], json!([]), "{polled}");
+    assert_eq!(polled["version"], version + 1);
+
+    app.clock.advance(3600);
+    let nudged = app
+        .post_as(blocked, &format!("/v1/matches/{id}/nudge"), &json!({}))
+        .await;
+    assert_eq!(nudged.status(), 201, "{}", nudged.text().await.unwrap());
+
+    // The blocker then moves: the stream carries the move, and nothing of what was said.
+    let action = view["legal_actions"][0].clone();
+    let moved = app
+        .post_as(
+            blocker,
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": version + 2, "action": action}),
+        )
+        .await;
+    assert_eq!(moved.status(), 200, "{}", moved.text().await.unwrap());
+    let mut frames = String::new();
+    while !frames.contains(&format!("id: {}\n", version + 3)) {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.chunk())
+            .await
+            .expect("the move within 10 s")
+            .unwrap()
+            .expect("the stream goes on");
+        frames.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(!frames.contains("table_talk"), "{frames}");
+    assert!(!frames.contains("nudged"), "{frames}");
+    assert!(!frames.contains("goat"), "{frames}");
+
+    // The feeds: the blocker's leaves both out, the blocked account's is as ever.
+    assert_eq!(talk_seen(&app, blocker, &id).await, ["good luck"]);
+    assert_eq!(
+        talk_seen(&app, blocked, &id).await,
+        ["good luck", "you play like a goat"]
+    );
+    assert_eq!(nudges_seen(&app, blocker, &id).await, 0);
+    assert_eq!(nudges_seen(&app, blocked, &id).await, 1);
+
+    // Lifted: what is said from now on reaches the blocker; what was hidden stays hidden.
+    app.clock.advance(1);
+    assert_eq!(unblock(&app, blocker, &blocked_name).await.status(), 204);
+    app.clock.advance(1);
+    say(&app, blocked, &id, "sorry, well played").await;
+    assert_eq!(
+        talk_seen(&app, blocker, &id).await,
+        ["good luck", "sorry, well played"]
+    );
+
+    // The blocked account resigns: the blocker hears of the end, and never of the nudge.
+    let now = version_seen_by(&app, blocked, &id).await;
+    let resigned = app
+        .post_as(
+            blocked,
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": now, "action": {"type": "resign"}}),
+        )
+        .await;
+    assert_eq!(resigned.status(), 200, "{}", resigned.text().await.unwrap());
+    let mut told = Vec::new();
+    for _ in 0..100 {
+        told = notifications_after(&app, blocker, 0).await;
+        if told.iter().any(|notice| notice["type"] == "match_finished") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        told.iter().any(|notice| notice["type"] == "match_finished"),
+        "{told:?}"
+    );
+    assert!(
+        told.iter().all(|notice| notice["type"] != "nudged"),
+        "{told:?}"
+    );
+    // The log kept every word: the export holds them and verifies.
+    let export = app
+        .json_as(blocked, &format!("/v1/matches/{id}/export"))
+        .await;
+    assert!(export.to_string().contains("you play like a goat"));
+    export_and_verify(&app, blocker, &id).await;
+}
+
+#[tokio::test]
+async fn quick_pairing_never_seats_an_account_with_one_it_blocks_across_400_seeks() {
+    // Twenty players log in from one address.
+    let app = spawn_app_with(|settings| settings.login_attempts_per_minute = 1_000).await;
+    let people = players(&app, 20).await;
+    // Each player blocks the next three (around the circle): every player is kept apart from
+    // six others, so a pairing that ignored blocks would seat such a pair many times over.
+    let mut apart = BTreeSet::new();
+    for (index, player) in people.iter().enumerate() {
+        for step in 1..=3 {
+            let other = (index + step) % people.len();
+            let name = format!("player{other}");
+            assert_eq!(block(&app, player, &name).await.status(), 201);
+            apart.insert((index.min(other), index.max(other)));
+        }
+    }
+    let table = json!({"preset": "standard", "seats": 2});
+    for _ in 0..20 {
+        for player in &people {
+            let made = app.post_as(player, "/v1/seeks", &table).await;
+            assert_eq!(made.status(), 201, "{}", made.text().await.unwrap());
+        }
+        app.matches.pair_seeks().await.unwrap();
+        // Whoever is left waiting withdraws, so the next round's seeks stay under the cap.
+        for player in &people {
+            let open = app.json_as(player, "/v1/me/seeks").await;
+            for seek in open["seeks"].as_array().unwrap() {
+                if seek["status"] == "open" {
+                    let id = seek["id"].as_str().unwrap();
+                    let withdrawn = app
+                        .client
+                        .delete(format!("{}/v1/seeks/{id}", app.address))
+                        .bearer_auth(&player.token)
+                        .send()
+                        .await
+                        .unwrap();
+                    assert_eq!(
+                        withdrawn.status(),
+                        200,
+                        "{}",
+                        withdrawn.text().await.unwrap()
+                    );
+                }
+            }
+        }
+    }
+    let rows = sqlx::query(
+        "SELECT s.match_id, a.username FROM match_seats s JOIN accounts a ON a.id = s.account_id",
+    )
+    .fetch_all(app.sql())
+    .await
+    .unwrap();
+    let mut tables: HashMap<String, Vec<usize>> = HashMap::new();
+    for row in rows {
+        let username: String = row.try_get("username").unwrap();
+        let index = username.trim_start_matches("player").parse().unwrap();
+        tables
+            .entry(row.try_get("match_id").unwrap())
+            .or_default()
+            .push(index);
+    }
+    assert!(
+        tables.len() >= 100,
+        "most seeks were seated: {}",
+        tables.len()
+    );
+    for seated in tables.values() {
+        let pair = (seated[0].min(seated[1]), seated[0].max(seated[1]));
+        assert!(!apart.contains(&pair), "{pair:?} sat together");
+    }
+}
+
+#[tokio::test]
+async fn a_muted_table_keeps_its_talk_from_the_reader_alone_until_unmuted() {
+    let app = spawn_app().await;
+    let people = players(&app, 3).await;
+    let id = full_match(&app, &people[..2], json!({"preset": "standard"})).await;
+    let (maya, leo, stranger) = (&people[0], &people[1], &people[2]);
+    let mute_path = format!("/v1/matches/{id}/mute");
+    let unmuted = json!({"muted": false, "muted_at": null});
+    assert_eq!(app.json_as(maya, &mute_path).await, unmuted);
+    say(&app, leo, &id, "hello").await;
+
+    let put = |player: &Player| {
+        app.client
+            .put(format!("{}{mute_path}", app.address))
+            .bearer_auth(&player.token)
+            .send()
+    };
+    let muted = put(maya).await.unwrap();
+    assert_eq!(muted.status(), 200);
+    let muted: Value = muted.json().await.unwrap();
+    assert_eq!(muted["muted"], true);
+    // Again: the mute in force, from when it began.
+    app.clock.advance(5);
+    assert_eq!(
+        put(maya).await.unwrap().json::<Value>().await.unwrap(),
+        muted
+    );
+    assert_eq!(app.json_as(maya, &mute_path).await, muted);
+
+    say(&app, leo, &id, "still there?").await;
+    say(&app, maya, &id, "yes").await;
+    assert_eq!(
+        talk_seen(&app, maya, &id).await,
+        ["yes"],
+        "only her own words"
+    );
+    assert_eq!(
+        talk_seen(&app, leo, &id).await,
+        ["hello", "still there?", "yes"],
+        "nobody else's feed changes"
+    );
+
+    // A private match of others is nobody else's to mute.
+    let private = app
+        .post_as(
+            maya,
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await
+        .json::<Value>()
+        .await
+        .unwrap();
+    let private_mute = format!(
+        "{}/v1/matches/{}/mute",
+        app.address,
+        private["id"].as_str().unwrap()
+    );
+    let refused = app
+        .client
+        .put(&private_mute)
+        .bearer_auth(&stranger.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 404);
+
+    let lifted = app
+        .client
+        .delete(format!("{}{mute_path}", app.address))
+        .bearer_auth(&maya.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(lifted.status(), 200);
+    assert_eq!(lifted.json::<Value>().await.unwrap(), unmuted);
+    assert_eq!(
+        talk_seen(&app, maya, &id).await,
+        ["hello", "still there?", "yes"],
+        "unmuted, all of it shows again"
+    );
+}
