@@ -182,7 +182,9 @@ impl From<MatchError> for ApiError {
             | MatchError::Hint(_)
             | MatchError::Seek(_)
             | MatchError::Vacation(_)
-            | MatchError::Block(_) => unreachable!("a feature's refusal has a sort"),
+            | MatchError::Block(_)
+            | MatchError::Note(_)
+            | MatchError::Report(_) => unreachable!("a feature's refusal has a sort"),
         };
         let mut refusal = Refusal::of(status, error.code(), error.to_string(), error.field());
         if let MatchError::VersionConflict { current, .. } = error {

@@ -26,6 +26,7 @@ pub mod openapi;
 pub mod players;
 pub mod push;
 pub mod query_names;
+pub mod reports;
 pub mod request_log;
 pub mod rules;
 pub mod screen;
@@ -71,6 +72,9 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(blocks::list_blocks)
         .service(blocks::block)
         .service(blocks::unblock)
+        .service(reports::create_report)
+        .service(reports::get_report)
+        .service(reports::list_reports)
         .service(notifications::get_notifications)
         .service(notifications::stream_notifications)
         .service(alerts::get_alerts)

@@ -6,8 +6,8 @@
 //! (`http::error`).
 
 pub use super::refusals::{
-    BlockError, ClockError, HintError, InvitationError, RematchError, SeatingError, SeekError,
-    Sort, TableError, TalkError, VacationError,
+    BlockError, ClockError, HintError, InvitationError, NoteError, RematchError, ReportError,
+    SeatingError, SeekError, Sort, TableError, TalkError, VacationError,
 };
 pub use super::unrateable::Unrateable;
 use crate::rules::RuleError;
@@ -96,6 +96,12 @@ pub enum MatchError {
     /// Blocks (`matches/blocks.rs`).
     #[error(transparent)]
     Block(#[from] BlockError),
+    /// Private notes (`matches/notes.rs`).
+    #[error(transparent)]
+    Note(#[from] NoteError),
+    /// Reports (`matches/reports.rs`).
+    #[error(transparent)]
+    Report(#[from] ReportError),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -119,6 +125,8 @@ impl MatchError {
             MatchError::Seek(refused) => Some(refused.sort()),
             MatchError::Vacation(refused) => Some(refused.sort()),
             MatchError::Block(refused) => Some(refused.sort()),
+            MatchError::Note(refused) => Some(refused.sort()),
+            MatchError::Report(refused) => Some(refused.sort()),
             _ => None,
         }
     }
@@ -149,6 +157,8 @@ impl MatchError {
             MatchError::Seek(refused) => refused.code(),
             MatchError::Vacation(refused) => refused.code(),
             MatchError::Block(refused) => refused.code(),
+            MatchError::Note(refused) => refused.code(),
+            MatchError::Report(refused) => refused.code(),
             MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
             MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
         }
@@ -169,6 +179,8 @@ impl MatchError {
             MatchError::Seek(refused) => refused.field(),
             MatchError::Vacation(refused) => refused.field(),
             MatchError::Block(refused) => refused.field(),
+            MatchError::Note(refused) => refused.field(),
+            MatchError::Report(refused) => refused.field(),
             _ => None,
         }
     }

@@ -22,7 +22,9 @@
 //!   tables, pure);
 //! - [`talk`]: table talk, written into the log without making moves stale;
 //! - [`blocks`]: an account keeping another away (invitations, joins, pairing; its words left
-//!   out of the blocker's feed and notifications);
+//!   out of the blocker's feed and notifications); [`mutes`]: a reader's mute of a table's
+//!   talk; [`notes`]: a player's private notes on a match; [`reports`]: what players tell the
+//!   operators about an account, a match or a message;
 //! - [`players`]: player pages (what an account played, won and left, and its ratings);
 //!   [`leaderboard`]: a rating pool's players, best first;
 //! - [`rated`]: rated tables: which tables may be rated (`unrateable`: why not), and what
@@ -72,12 +74,14 @@ pub mod log;
 pub mod match_clock;
 pub mod moves;
 pub mod mutes;
+pub mod notes;
 mod pairing;
 pub mod players;
 pub mod rated;
 pub mod rebuild;
 mod refusals;
 pub mod rematch;
+pub mod reports;
 mod seat_notices;
 pub mod seating;
 pub mod seeks;

@@ -93,7 +93,7 @@ impl Db {
             .execute(&mut *transaction)
             .await?;
             // Its tokens and stream tickets, webhooks (their deliveries with them),
-            // notifications, invitations, talk mutes and seeks go too; so do its address's tokens, its
+            // notifications, invitations, talk mutes, notes and seeks go too; so do its address's tokens, its
             // unsent letters and its alert settings and queues.
             for table in [
                 "stream_tickets",
@@ -103,6 +103,7 @@ impl Db {
                 "notifications",
                 "match_invitations",
                 "talk_mutes",
+                "match_notes",
                 "seeks",
                 "email_tokens",
                 "outgoing_mail",
@@ -118,6 +119,11 @@ impl Db {
                     .execute(&mut *transaction)
                     .await?;
             }
+            // The reports it made go; those about it stay with the operators.
+            query("DELETE FROM reports WHERE reporter_id = $1")
+                .bind(id)
+                .execute(&mut *transaction)
+                .await?;
             // Its blocks go both ways: a tombstone neither blocks nor is blocked.
             query("DELETE FROM account_blocks WHERE blocker_id = $1 OR blocked_id = $1")
                 .bind(id)

@@ -13,6 +13,8 @@
 //! - [`seating`]: seat changes, each under a lock on its match; [`invitations`] to private
 //!   matches; [`seeks`]: quick pairing's requests for a table, each seated once; [`blocks`]: who
 //!   blocks whom, in spans of time; [`mutes`]: the matches whose talk a reader muted;
+//!   [`notes`]: players' private notes on matches; [`reports`]: what accounts told the
+//!   operators about;
 //! - [`ratings`]: each account's rating per pool and the changes behind it; [`vacations`]: an
 //!   account's vacation days and vacation, and the matches whose logs must record it;
 //! - [`append`]: writing a move (its events, read model, kept response and notifications)
@@ -42,11 +44,13 @@ mod log_rows;
 pub mod mail;
 mod matches;
 pub mod mutes;
+pub mod notes;
 pub mod notifications;
 pub mod personal_tokens;
 pub mod push;
 pub mod ratings;
 pub mod records;
+pub mod reports;
 mod rows;
 pub mod seating;
 pub mod seeks;

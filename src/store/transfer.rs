@@ -31,6 +31,8 @@ pub const COPIED_TABLES: &[&str] = &[
     "match_reservations",
     "match_invitations",
     "talk_mutes",
+    "match_notes",
+    "reports",
     "match_events",
     "idempotency_keys",
     "ratings",

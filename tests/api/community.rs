@@ -5,7 +5,8 @@
 //! and nudges are kept in the log but never reach the blocker's feed, stream or notifications.
 //! Nothing the blocked account reads changes, and every refusal is named and changes nothing.
 //!
-//! Mutes: a reader mutes a table's talk for itself alone.
+//! Mutes: a reader mutes a table's talk for itself alone. Notes: a player's private notes on a
+//! match, read by them alone, kept after the match and never in its export.
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::Duration;
@@ -486,4 +487,279 @@ async fn a_muted_table_keeps_its_talk_from_the_reader_alone_until_unmuted() {
         ["hello", "still there?", "yes"],
         "unmuted, all of it shows again"
     );
+}
+
+#[tokio::test]
+async fn private_notes_are_read_by_their_writer_alone_and_outlive_the_match() {
+    let app = spawn_app().await;
+    let people = players(&app, 3).await;
+    let id = full_match(&app, &people[..2], json!({"preset": "standard"})).await;
+    let (maya, leo, stranger) = (&people[0], &people[1], &people[2]);
+    let path = format!("/v1/matches/{id}/notes");
+    let put = |player: &Player, body: Value| {
+        app.client
+            .put(format!("{}{path}", app.address))
+            .bearer_auth(&player.token)
+            .json(&body)
+            .send()
+    };
+    let none = json!({"text": "", "updated_at": null});
+    assert_eq!(app.json_as(maya, &path).await, none);
+
+    let kept = put(maya, json!({"text": "leo hoards kings"}))
+        .await
+        .unwrap();
+    assert_eq!(kept.status(), 200);
+    let kept: Value = kept.json().await.unwrap();
+    assert_eq!(kept["text"], "leo hoards kings");
+    assert!(kept["updated_at"].is_string());
+    assert_eq!(app.json_as(maya, &path).await, kept);
+    assert_eq!(app.json_as(leo, &path).await, none, "each player's own");
+
+    // Too long, a stranger's, a bad body: named, and nothing changes.
+    let long = put(maya, json!({"text": "x".repeat(10_001)}))
+        .await
+        .unwrap();
+    assert_problem(long, 422, "notes_too_long").await;
+    let theirs = put(stranger, json!({"text": "hi"})).await.unwrap();
+    assert_problem(theirs, 403, "not_a_player").await;
+    assert_problem(app.get_as(stranger, &path).await, 403, "not_a_player").await;
+    let extra = put(maya, json!({"text": "a", "seat": 1})).await.unwrap();
+    assert_problem(extra, 422, "invalid_body").await;
+    assert_eq!(app.json_as(maya, &path).await, kept);
+    let exactly = put(maya, json!({"text": "é".repeat(10_000)}))
+        .await
+        .unwrap();
+    assert_eq!(exactly.status(), 200);
+    assert_eq!(
+        put(maya, json!({"text": "leo hoards kings"}))
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+
+    // The match ends: the notes stay, and its export never holds them.
+    let now = version_seen_by(&app, leo, &id).await;
+    let resigned = app
+        .post_as(
+            leo,
+            &format!("/v1/matches/{id}/moves"),
+            &json!({"expected_version": now, "action": {"type": "resign"}}),
+        )
+        .await;
+    assert_eq!(resigned.status(), 200, "{}", resigned.text().await.unwrap());
+    assert_eq!(app.json_as(maya, &path).await["text"], "leo hoards kings");
+    let export = app.json_as(maya, &format!("/v1/matches/{id}/export")).await;
+    assert!(!export.to_string().contains("hoards"));
+
+    // An empty text removes them.
+    assert_eq!(
+        put(maya, json!({"text": ""}))
+            .await
+            .unwrap()
+            .json::<Value>()
+            .await
+            .unwrap(),
+        none
+    );
+    assert_eq!(app.json_as(maya, &path).await, none);
+}
+
+async fn report(app: &TestApp, player: &Player, body: Value) -> reqwest::Response {
+    app.post_as(player, "/v1/reports", &body).await
+}
+
+#[tokio::test]
+async fn reports_name_what_the_reporter_can_see_and_are_followed_by_id() {
+    let app = spawn_app().await;
+    let people = players(&app, 3).await;
+    let id = full_match(&app, &people[..2], json!({"preset": "standard"})).await;
+    let (maya, leo, ada) = (&people[0], &people[1], &people[2]);
+    let said = say(&app, leo, &id, "you are hopeless").await;
+    let seq = said["seq"].as_i64().unwrap();
+
+    // A message: its speaker is named; the same report again answers the first.
+    let body = json!({"about": "message", "match_id": id, "seq": seq, "reason": "harassment",
+        "note": "Third insult this game."});
+    let made = report(&app, maya, body.clone()).await;
+    assert_eq!(made.status(), 201);
+    let made: Value = made.json().await.unwrap();
+    assert_eq!(made["username"], "player1");
+    assert_eq!(made["status"], "open");
+    assert_eq!(made["outcome"], Value::Null);
+    assert_eq!(made["seq"], seq);
+    let again = report(&app, maya, body).await;
+    assert_eq!(again.status(), 200);
+    assert_eq!(again.json::<Value>().await.unwrap(), made);
+    let report_id = made["id"].as_str().unwrap();
+    assert_eq!(
+        app.json_as(maya, &format!("/v1/reports/{report_id}")).await,
+        made
+    );
+    let theirs = app.get_as(leo, &format!("/v1/reports/{report_id}")).await;
+    assert_problem(theirs, 404, "report_not_found").await;
+
+    // An account, and a match.
+    let account = report(
+        &app,
+        leo,
+        json!({"about": "account", "username": "PLAYER0",
+        "reason": "offensive_username"}),
+    )
+    .await;
+    assert_eq!(account.status(), 201);
+    let about_match = report(
+        &app,
+        ada,
+        json!({"about": "match", "match_id": id,
+        "reason": "cheating", "note": "They play too well together."}),
+    )
+    .await;
+    assert_eq!(
+        about_match.status(),
+        201,
+        "a spectator of a public match may report it"
+    );
+    assert_eq!(
+        about_match.json::<Value>().await.unwrap()["username"],
+        Value::Null
+    );
+    let listed = app.json_as(maya, "/v1/me/reports").await;
+    assert_eq!(listed, json!({"reports": [made]}));
+
+    // What cannot be reported: named, and nothing is written.
+    let private = app
+        .post_as(
+            maya,
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await
+        .json::<Value>()
+        .await
+        .unwrap();
+    let refusals = [
+        (
+            json!({"about": "account", "reason": "spam"}),
+            "invalid_report",
+            "username",
+        ),
+        (
+            json!({"about": "account", "username": "player1", "seq": 3, "reason": "spam"}),
+            "invalid_report",
+            "seq",
+        ),
+        (
+            json!({"about": "message", "match_id": id, "reason": "spam"}),
+            "invalid_report",
+            "seq",
+        ),
+        (
+            json!({"about": "message", "match_id": id, "seq": 0, "reason": "spam"}),
+            "invalid_report",
+            "seq",
+        ),
+        (
+            json!({"about": "match", "match_id": id, "reason": "spam", "note": "x".repeat(2001)}),
+            "invalid_report",
+            "note",
+        ),
+        (
+            json!({"about": "account", "username": "nobody", "reason": "spam"}),
+            "nothing_to_report",
+            "username",
+        ),
+        (
+            json!({"about": "account", "username": "[bot]", "reason": "spam"}),
+            "nothing_to_report",
+            "username",
+        ),
+        (
+            json!({"about": "message", "match_id": id, "seq": 1, "reason": "spam"}),
+            "nothing_to_report",
+            "seq",
+        ),
+        (
+            json!({"about": "message", "match_id": id, "seq": 9_223_372_036_854_775_807_i64, "reason": "spam"}),
+            "nothing_to_report",
+            "seq",
+        ),
+        (
+            json!({"about": "match", "match_id": private["id"], "reason": "spam"}),
+            "nothing_to_report",
+            "match_id",
+        ),
+        (
+            json!({"about": "match", "match_id": "not-a-match", "reason": "spam"}),
+            "nothing_to_report",
+            "match_id",
+        ),
+        (
+            json!({"about": "account", "username": "player2", "reason": "spam"}),
+            "cannot_report_yourself",
+            "",
+        ),
+    ];
+    for (body, code, field) in refusals {
+        let problem = assert_problem(report(&app, ada, body.clone()).await, 422, code).await;
+        if !field.is_empty() {
+            assert_eq!(problem["field"], field, "{body}");
+        }
+    }
+    let own = json!({"about": "message", "match_id": id, "seq": seq, "reason": "spam"});
+    assert_problem(report(&app, leo, own).await, 422, "cannot_report_yourself").await;
+    let unknown_reason = json!({"about": "account", "username": "player1", "reason": "bad vibes"});
+    assert_problem(report(&app, ada, unknown_reason).await, 422, "invalid_body").await;
+    assert_eq!(
+        app.json_as(ada, "/v1/me/reports").await["reports"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_thousand_reports_in_a_minute_make_ten() {
+    let app = spawn_app().await;
+    app.clock.freeze();
+    let people = players(&app, 2).await;
+    let (maya, leo) = (&people[0], &people[1]);
+    let mut tables = Vec::new();
+    for _ in 0..12 {
+        let created = app.post_as(leo, "/v1/matches", &json!({"seats": 2})).await;
+        tables.push(
+            created.json::<Value>().await.unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    let about = |table: &str| json!({"about": "match", "match_id": table, "reason": "spam"});
+    for table in &tables[..10] {
+        assert_eq!(report(&app, maya, about(table)).await.status(), 201);
+    }
+    let refused = report(&app, maya, about(&tables[10])).await;
+    assert_eq!(refused.headers()["retry-after"], "3600");
+    assert_problem(refused, 429, "too_many_reports").await;
+
+    let flood = futures_util::future::join_all((0..1_000).map(|index| {
+        let body = about(&tables[10 + index % 2]);
+        let app = &app;
+        async move { report(app, maya, body).await.status().as_u16() }
+    }))
+    .await;
+    assert!(flood.iter().all(|status| *status == 429), "{flood:?}");
+    let made = sqlx::query("SELECT COUNT(*) AS n FROM reports")
+        .fetch_one(app.sql())
+        .await
+        .unwrap()
+        .try_get::<i64, _>("n")
+        .unwrap();
+    assert_eq!(made, 10);
+
+    // An hour on, one more is taken.
+    app.clock.advance(3600);
+    assert_eq!(report(&app, maya, about(&tables[10])).await.status(), 201);
 }

@@ -123,7 +123,7 @@ async fn row_counts(pool: &sqlx::AnyPool) -> Vec<(String, i64)> {
 /// with refresh tokens, a personal token, a stream ticket, a match under way with a kept
 /// (idempotent) move, a private match with an invitation, a finished match with a rematch
 /// whose seats are reserved, a rated match, seeks (seated and open), notifications, a
-/// webhook with a failed delivery attempt, a block and a muted table.
+/// webhook with a failed delivery attempt, a block, a muted table, notes and a report.
 /// Returns the players (logged in once more), their refresh tokens, the personal token, and
 /// the match under way.
 async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
@@ -274,6 +274,23 @@ async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
         .await
         .unwrap();
     assert_eq!(muted.status(), 200);
+    let noted = app
+        .client
+        .put(format!("{}/v1/matches/{under_way}/notes", app.address))
+        .bearer_auth(&people[0].token)
+        .json(&json!({"text": "kings early"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(noted.status(), 200);
+    let reported = app
+        .post_as(
+            &people[2],
+            "/v1/reports",
+            &json!({"about": "match", "match_id": under_way, "reason": "other"}),
+        )
+        .await;
+    assert_eq!(reported.status(), 201, "{}", reported.text().await.unwrap());
     (people, refresh, personal, under_way)
 }
 

@@ -3,7 +3,7 @@
 //! - [`lobby`]: create, list, summary, join, leave, invite, rematch;
 //! - [`moves`]: the private view (with `ETag`), moves (with `Idempotency-Key`), claims on late
 //!   seats, nudges;
-//! - [`talk`]: table talk;
+//! - [`talk`]: table talk, and a reader's mute of it; [`notes`]: a player's private notes;
 //! - [`feed`]: the event feed, long-polled or as Server-Sent Events;
 //! - [`archive`]: replays and the verifiable export;
 //! - [`bots`]: bots for free seats, and hints.
@@ -13,6 +13,7 @@ pub mod bots;
 pub mod feed;
 pub mod lobby;
 pub mod moves;
+pub mod notes;
 pub mod talk;
 
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -31,6 +32,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .configure(bots::configure)
         .configure(moves::configure)
         .configure(talk::configure)
+        .configure(notes::configure)
         .configure(feed::configure)
         .configure(archive::configure);
 }
