@@ -63,6 +63,45 @@ pub enum Command {
     /// Letters (docs/notifications.md, "Letters").
     #[command(subcommand)]
     Mail(MailCommand),
+    /// Moderation: the reports players made, and the operators' audit log (docs/operations.md,
+    /// "Moderation"). Works on the server's database, beside the running servers.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+/// `kings-corner admin …`.
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// List the open reports, oldest first (at most 500): id, when, what about, reason, who
+    /// reported, status.
+    Reports {
+        /// The resolved reports too, after the open ones.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Show one report, with the reported message in the talk and play around it.
+    Report {
+        /// The report's id.
+        id: String,
+    },
+    /// Resolve an open report with an outcome, which its reporter reads; recorded in the audit
+    /// log.
+    Resolve {
+        /// The report's id.
+        id: String,
+        /// What was decided (1–500 characters): the reporter reads it.
+        #[arg(long)]
+        outcome: String,
+        /// Who you are, as the audit log records you.
+        #[arg(long, env = "KC_OPERATOR")]
+        operator: String,
+    },
+    /// The audit log: every operator action, newest first.
+    Audit {
+        /// How many actions.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i64).range(1..=10_000))]
+        limit: i64,
+    },
 }
 
 /// `kings-corner mail …`.

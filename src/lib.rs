@@ -52,11 +52,13 @@
 //!   from fixed sets), rendered at `GET /metrics`.
 //! - [`backup`]: `kings-corner backup FILE`, an online copy of the SQLite database, made by the
 //!   running server on its request over a Unix socket; [`copy`]: `kings-corner copy`, the move
-//!   of a SQLite database into PostgreSQL, resumable and checked.
+//!   of a SQLite database into PostgreSQL, resumable and checked; [`admin`]: `kings-corner
+//!   admin`, the operators' commands (the report queue, the audit log).
 
 #![warn(missing_docs)]
 
 pub mod accounts;
+pub mod admin;
 pub mod auth;
 pub mod background;
 pub mod backup;

@@ -148,6 +148,18 @@ async fn main() -> anyhow::Result<()> {
             println!("ok: mail to {shown} stopped for {accounts} account(s) until verified again");
             Ok(())
         }
+        Command::Admin(command) => {
+            match kings_corner::admin::run(command, &settings.database).await {
+                Ok(said) => {
+                    println!("{said}");
+                    Ok(())
+                }
+                Err(problem) => {
+                    eprintln!("error: {problem}");
+                    std::process::exit(1);
+                }
+            }
+        }
         Command::Migrate => {
             telemetry::init(&settings.log_level, &settings.log_format);
             let db = store::Db::connect(&settings.database).await?;

@@ -184,7 +184,8 @@ impl From<MatchError> for ApiError {
             | MatchError::Vacation(_)
             | MatchError::Block(_)
             | MatchError::Note(_)
-            | MatchError::Report(_) => unreachable!("a feature's refusal has a sort"),
+            | MatchError::Report(_)
+            | MatchError::Moderation(_) => unreachable!("a feature's refusal has a sort"),
         };
         let mut refusal = Refusal::of(status, error.code(), error.to_string(), error.field());
         if let MatchError::VersionConflict { current, .. } = error {

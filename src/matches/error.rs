@@ -6,8 +6,8 @@
 //! (`http::error`).
 
 pub use super::refusals::{
-    BlockError, ClockError, HintError, InvitationError, NoteError, RematchError, ReportError,
-    SeatingError, SeekError, Sort, TableError, TalkError, VacationError,
+    BlockError, ClockError, HintError, InvitationError, ModerationError, NoteError, RematchError,
+    ReportError, SeatingError, SeekError, Sort, TableError, TalkError, VacationError,
 };
 pub use super::unrateable::Unrateable;
 use crate::rules::RuleError;
@@ -102,6 +102,9 @@ pub enum MatchError {
     /// Reports (`matches/reports.rs`).
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// Operators' actions (`matches/moderation.rs`).
+    #[error(transparent)]
+    Moderation(#[from] ModerationError),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -127,6 +130,7 @@ impl MatchError {
             MatchError::Block(refused) => Some(refused.sort()),
             MatchError::Note(refused) => Some(refused.sort()),
             MatchError::Report(refused) => Some(refused.sort()),
+            MatchError::Moderation(refused) => Some(refused.sort()),
             _ => None,
         }
     }
@@ -159,6 +163,7 @@ impl MatchError {
             MatchError::Block(refused) => refused.code(),
             MatchError::Note(refused) => refused.code(),
             MatchError::Report(refused) => refused.code(),
+            MatchError::Moderation(refused) => refused.code(),
             MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
             MatchError::Store(_) | MatchError::Corrupt(_) => "internal_error",
         }
@@ -181,6 +186,7 @@ impl MatchError {
             MatchError::Block(refused) => refused.field(),
             MatchError::Note(refused) => refused.field(),
             MatchError::Report(refused) => refused.field(),
+            MatchError::Moderation(refused) => refused.field(),
             _ => None,
         }
     }

@@ -24,7 +24,8 @@
 //! - [`blocks`]: an account keeping another away (invitations, joins, pairing; its words left
 //!   out of the blocker's feed and notifications); [`mutes`]: a reader's mute of a table's
 //!   talk; [`notes`]: a player's private notes on a match; [`reports`]: what players tell the
-//!   operators about an account, a match or a message;
+//!   operators about an account, a match or a message; [`moderation`]: the operators' queue
+//!   of reports and their audit log (`kings-corner admin`);
 //! - [`players`]: player pages (what an account played, won and left, and its ratings);
 //!   [`leaderboard`]: a rating pool's players, best first;
 //! - [`rated`]: rated tables: which tables may be rated (`unrateable`: why not), and what
@@ -72,6 +73,7 @@ pub mod listing;
 pub mod lobby;
 pub mod log;
 pub mod match_clock;
+pub mod moderation;
 pub mod moves;
 pub mod mutes;
 pub mod notes;

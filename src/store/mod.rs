@@ -14,7 +14,7 @@
 //!   matches; [`seeks`]: quick pairing's requests for a table, each seated once; [`blocks`]: who
 //!   blocks whom, in spans of time; [`mutes`]: the matches whose talk a reader muted;
 //!   [`notes`]: players' private notes on matches; [`reports`]: what accounts told the
-//!   operators about;
+//!   operators about; [`moderation`]: the operators' queue of reports and their audit log;
 //! - [`ratings`]: each account's rating per pool and the changes behind it; [`vacations`]: an
 //!   account's vacation days and vacation, and the matches whose logs must record it;
 //! - [`append`]: writing a move (its events, read model, kept response and notifications)
@@ -43,6 +43,7 @@ mod listing;
 mod log_rows;
 pub mod mail;
 mod matches;
+pub mod moderation;
 pub mod mutes;
 pub mod notes;
 pub mod notifications;

@@ -33,6 +33,7 @@ pub const COPIED_TABLES: &[&str] = &[
     "talk_mutes",
     "match_notes",
     "reports",
+    "operator_actions",
     "match_events",
     "idempotency_keys",
     "ratings",

@@ -763,3 +763,194 @@ async fn a_thousand_reports_in_a_minute_make_ten() {
     app.clock.advance(3600);
     assert_eq!(report(&app, maya, about(&tables[10])).await.status(), 201);
 }
+
+/// `kings-corner admin ARGS…` on the test server's database: the binary itself on PostgreSQL;
+/// on SQLite, whose file the test server holds, the same command parsed the same way and run
+/// on the server's own match service. Whether it succeeded, and what it said.
+async fn admin(app: &TestApp, args: &[&str]) -> (bool, String) {
+    if app.database.postgres_name().is_some() {
+        let mut line = vec![
+            "--database-url".to_owned(),
+            app.settings.database.url.clone(),
+        ];
+        if let Some(listen) = &app.settings.database.listen_url {
+            line.extend(["--database-listen-url".to_owned(), listen.clone()]);
+        }
+        if app.settings.database.behind_transaction_pooler() {
+            line.extend(["--database-pooler".to_owned(), "transaction".to_owned()]);
+        }
+        line.push("admin".to_owned());
+        line.extend(args.iter().map(|arg| (*arg).to_owned()));
+        let (ok, said) = crate::helpers::kings_corner(line).await;
+        return (ok, said.trim().trim_start_matches("error: ").to_owned());
+    }
+    use clap::Parser;
+    let parsed = kings_corner::config::Cli::try_parse_from(
+        ["kings-corner", "admin"]
+            .into_iter()
+            .chain(args.iter().copied()),
+    )
+    .expect("the command parses");
+    let Some(kings_corner::config::Command::Admin(command)) = parsed.command else {
+        panic!("an admin command");
+    };
+    match kings_corner::admin::answer(&app.matches, command).await {
+        Ok(said) => (true, said),
+        Err(refused) => (false, refused.to_string()),
+    }
+}
+
+#[tokio::test]
+async fn operators_work_the_report_queue_and_every_action_is_audited() {
+    let app = spawn_app().await;
+    let people = players(&app, 3).await;
+    let id = full_match(&app, &people[..2], json!({"preset": "standard"})).await;
+    let (maya, leo, ada) = (&people[0], &people[1], &people[2]);
+    let said = say(&app, leo, &id, "you are hopeless").await;
+    let seq = said["seq"].as_i64().unwrap();
+    let about_message = report(
+        &app,
+        maya,
+        json!({"about": "message", "match_id": id,
+        "seq": seq, "reason": "harassment", "note": "again"}),
+    )
+    .await
+    .json::<Value>()
+    .await
+    .unwrap();
+    app.clock.advance(1);
+    let about_account = report(
+        &app,
+        ada,
+        json!({"about": "account", "username": "player1",
+        "reason": "offensive_username"}),
+    )
+    .await
+    .json::<Value>()
+    .await
+    .unwrap();
+    let (message_id, account_id) = (
+        about_message["id"].as_str().unwrap(),
+        about_account["id"].as_str().unwrap(),
+    );
+
+    // The queue, oldest first.
+    let (ok, queue) = admin(&app, &["reports"]).await;
+    assert!(ok, "{queue}");
+    let lines: Vec<&str> = queue.lines().collect();
+    assert_eq!(lines.len(), 2, "{queue}");
+    assert!(lines[0].starts_with(message_id), "{queue}");
+    assert!(
+        lines[0].contains(&format!("message {id}#{seq} by player1")),
+        "{queue}"
+    );
+    assert!(lines[0].contains("harassment  by player0  open"), "{queue}");
+    assert!(lines[1].starts_with(account_id), "{queue}");
+
+    // One report, the message in its context: the talk, and of the play its kinds only.
+    let (ok, shown) = admin(&app, &["report", message_id]).await;
+    assert!(ok, "{shown}");
+    assert!(shown.contains("note: again"), "{shown}");
+    let marked = shown
+        .lines()
+        .find(|line| line.starts_with('>'))
+        .expect("the reported message is marked");
+    assert!(marked.contains(&seq.to_string()), "{shown}");
+    assert!(
+        marked.ends_with("seat 1 (player1) says: you are hopeless"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("match_started") || shown.contains("hand_dealt"),
+        "{shown}"
+    );
+    assert!(!shown.contains("\"cards\""), "no hands: {shown}");
+
+    // Resolved: the reporter reads the outcome; the audit log says who, what and why.
+    let (ok, done) = admin(
+        &app,
+        &[
+            "resolve",
+            message_id,
+            "--outcome",
+            "player1 warned",
+            "--operator",
+            "sam",
+        ],
+    )
+    .await;
+    assert!(ok, "{done}");
+    assert_eq!(done, format!("ok: report {message_id} resolved"));
+    let followed = app
+        .json_as(maya, &format!("/v1/reports/{message_id}"))
+        .await;
+    assert_eq!(followed["status"], "resolved");
+    assert_eq!(followed["outcome"], "player1 warned");
+    assert!(followed["resolved_at"].is_string());
+    let (ok, audit) = admin(&app, &["audit"]).await;
+    assert!(ok, "{audit}");
+    assert_eq!(audit.lines().count(), 1, "{audit}");
+    assert!(
+        audit.ends_with(&format!("sam  resolve_report {message_id}  player1 warned")),
+        "{audit}"
+    );
+    let (_, queue) = admin(&app, &["reports"]).await;
+    assert_eq!(queue.lines().count(), 1, "{queue}");
+    let (_, every) = admin(&app, &["reports", "--all"]).await;
+    assert_eq!(every.lines().count(), 2, "{every}");
+
+    // Refused, each said plainly, and nothing is recorded.
+    let refusals = [
+        (
+            vec![
+                "resolve",
+                message_id,
+                "--outcome",
+                "again",
+                "--operator",
+                "sam",
+            ],
+            "was resolved already",
+        ),
+        (
+            vec![
+                "resolve",
+                "no-such-report",
+                "--outcome",
+                "x",
+                "--operator",
+                "sam",
+            ],
+            "No report has the id no-such-report",
+        ),
+        (
+            vec![
+                "resolve",
+                account_id,
+                "--outcome",
+                "  ",
+                "--operator",
+                "sam",
+            ],
+            "The outcome says something",
+        ),
+        (
+            vec!["resolve", account_id, "--outcome", "ok", "--operator", ""],
+            "The operator says something",
+        ),
+        (
+            vec!["report", "no-such-report"],
+            "No report has the id no-such-report",
+        ),
+    ];
+    for (args, says) in refusals {
+        let (ok, said) = admin(&app, &args).await;
+        assert!(!ok && said.contains(says), "{args:?}: {said}");
+    }
+    let (_, audit) = admin(&app, &["audit"]).await;
+    assert_eq!(audit.lines().count(), 1, "{audit}");
+    assert_eq!(
+        app.json_as(leo, "/v1/me/reports").await["reports"],
+        json!([])
+    );
+}

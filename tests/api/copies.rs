@@ -123,7 +123,8 @@ async fn row_counts(pool: &sqlx::AnyPool) -> Vec<(String, i64)> {
 /// with refresh tokens, a personal token, a stream ticket, a match under way with a kept
 /// (idempotent) move, a private match with an invitation, a finished match with a rematch
 /// whose seats are reserved, a rated match, seeks (seated and open), notifications, a
-/// webhook with a failed delivery attempt, a block, a muted table, notes and a report.
+/// webhook with a failed delivery attempt, a block, a muted table, notes and a resolved
+/// report.
 /// Returns the players (logged in once more), their refresh tokens, the personal token, and
 /// the match under way.
 async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
@@ -291,6 +292,16 @@ async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
         )
         .await;
     assert_eq!(reported.status(), 201, "{}", reported.text().await.unwrap());
+    // Resolved by an operator (`kings-corner admin resolve`, on the server's own service here:
+    // the server holds its SQLite file), which writes the audit log.
+    let report_id = reported.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.matches
+        .resolve_report(&report_id, "no action", "sam")
+        .await
+        .unwrap();
     (people, refresh, personal, under_way)
 }
 
