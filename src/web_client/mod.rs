@@ -33,7 +33,7 @@ macro_rules! assets {
 
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
-const FILES: [(&str, &str, &[u8]); 40] = assets![
+const FILES: [(&str, &str, &[u8]); 41] = assets![
     ("index.html", "text/html; charset=utf-8"),
     ("style.css", "text/css; charset=utf-8"),
     ("favicon.svg", "image/svg+xml"),
@@ -48,6 +48,7 @@ const FILES: [(&str, &str, &[u8]); 40] = assets![
     ("book.js", JAVASCRIPT),
     ("cards.js", JAVASCRIPT),
     ("chatter.js", JAVASCRIPT),
+    ("community.js", JAVASCRIPT),
     ("dialog.js", JAVASCRIPT),
     ("dom.js", JAVASCRIPT),
     ("drag.js", JAVASCRIPT),

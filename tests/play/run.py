@@ -17,7 +17,9 @@
    a replay; screenshots of those at both sizes are written (none blank);
 7. every request any page makes is an operation of the OpenAPI description;
 8. the rule book page shows the server's HTML of docs/rules.md: sections one level under the
-   page's heading, every table in its own scroller, a section's link scrolls to it.
+   page's heading, every table in its own scroller, a section's link scrolls to it;
+9. a player reports a line of talk, mutes and unmutes a table's talk, keeps private notes, and
+   blocks a player from their page and lifts the block in the settings (docs/community.md).
 
     python3 tests/play/run.py target/debug/kings-corner [--screenshots DIR]
 
@@ -1324,12 +1326,90 @@ def the_rule_book(pages, server, shots):
     context.close()
 
 
+def community(pages, server, shots):
+    step("blocking from a player's page and lifting it in the settings, reporting a line of talk, "
+         "muting a table's talk, private notes beside the table")
+    here, nell_context, nell, nell_token, rudy_token = two_accounts(pages, server, "nell", "rudy")
+    status, table = server.call("POST", "/v1/matches", rudy_token, {"seats": 2})
+    expect(status == 201, f"rudy's table answered {status}")
+    match = table["id"]
+    status, _ = server.call("POST", f"/v1/matches/{match}/join", nell_token, {})
+    expect(status == 200, f"nell's join answered {status}")
+    status, said = server.call("POST", f"/v1/matches/{match}/messages", rudy_token, {"text": "you play like a goat"})
+    expect(status == 201, f"rudy's talk answered {status}")
+
+    # A line of talk reported from the table: the report is nell's, about rudy's words.
+    nell.goto(f"{here}#/match/{match}")
+    nell.wait_for_selector(f".talk-line[data-seq='{said['seq']}'] .report-line")
+    nell.click(f".talk-line[data-seq='{said['seq']}'] .report-line")
+    nell.wait_for_selector("dialog.report-dialog[open]")
+    nell.select_option("#report-reason", "harassment")
+    nell.fill("#report-note", "Rude from the first hand.")
+    axe(nell, "the report dialog")
+    screenshots(nell, shots, "report-dialog")
+    nell.click("dialog.report-dialog button[type=submit]")
+    nell.wait_for_selector("dialog.report-dialog", state="detached")
+    _, reports = server.call("GET", "/v1/me/reports", nell_token)
+    made = reports["reports"]
+    expect(len(made) == 1 and made[0]["about"] == "message" and made[0]["seq"] == said["seq"]
+           and made[0]["username"] == "rudy" and made[0]["note"] == "Rude from the first hand.",
+           f"the report names rudy's line: {made}")
+    print(f"ok: nell reported rudy's line {said['seq']} from the table ({made[0]['reason']})")
+
+    # Muted, rudy's talk leaves the page and stays away; unmuted, it is back.
+    nell.wait_for_selector("#mute-talk:not([disabled])")
+    nell.check("#mute-talk")
+    nell.wait_for_selector(".talk-line", state="detached")
+    _, mute = server.call("GET", f"/v1/matches/{match}/mute", nell_token)
+    expect(mute["muted"] is True, f"the server holds the mute: {mute}")
+    status, _ = server.call("POST", f"/v1/matches/{match}/messages", rudy_token, {"text": "still there?"})
+    expect(status == 201, f"rudy's second line answered {status}")
+    nell.reload()
+    nell.wait_for_selector("#mute-talk:checked")
+    expect(nell.locator(".talk-line").count() == 0, "muted talk is not on the page after a reload")
+    nell.uncheck("#mute-talk")
+    wait_until(nell, "() => document.querySelectorAll('.talk-line').length === 2")
+    print("ok: nell muted the table's talk (gone from the page, and after a reload) and unmuted it (both lines back)")
+
+    # Notes: kept by the server, read back after a reload, nobody else's.
+    nell.click(".notes-box summary")
+    nell.fill("#match-notes", "Rudy keeps his kings for the corners.")
+    nell.click("form[data-form=notes] button[type=submit]")
+    wait_until(nell, "() => document.querySelector('.notes-box [role=status]').textContent === 'Saved.'")
+    screenshots(nell, shots, "table-notes")
+    nell.reload()
+    nell.wait_for_selector("#mute-talk:not([disabled])")
+    nell.click(".notes-box summary")
+    wait_until(nell, "() => document.querySelector('#match-notes').value.startsWith('Rudy keeps')")
+    _, theirs = server.call("GET", f"/v1/matches/{match}/notes", rudy_token)
+    expect(theirs["text"] == "", f"rudy does not read nell's notes: {theirs}")
+    print("ok: nell's notes were kept and read back after a reload; rudy's notes of the match are empty")
+
+    # Blocked from rudy's page, listed and lifted in the settings.
+    nell.goto(f"{here}#/players/rudy")
+    nell.click(".player-controls [data-action=block]")
+    nell.wait_for_selector(".player-controls [data-action=unblock]")
+    screenshots(nell, shots, "player-blocked")
+    _, blocks = server.call("GET", "/v1/me/blocks", nell_token)
+    expect([block["username"] for block in blocks["blocks"]] == ["rudy"], f"the server holds the block: {blocks}")
+    nell.goto(f"{here}#/settings")
+    nell.wait_for_selector("[data-blocked=rudy]")
+    axe(nell, "the settings with a block")
+    screenshots(nell, shots, "settings-blocked")
+    nell.click("[data-blocked=rudy] button")
+    nell.wait_for_selector("[data-blocked=rudy]", state="detached")
+    _, blocks = server.call("GET", "/v1/me/blocks", nell_token)
+    expect(blocks["blocks"] == [], f"lifted: {blocks}")
+    print("ok: nell blocked rudy from his page, saw him in her settings' list and lifted the block there")
+    nell_context.close()
+
+
 def main():
     arguments = argparse.ArgumentParser()
     arguments.add_argument("binary", nargs="?", default="target/debug/kings-corner")
     arguments.add_argument("--screenshots", default=str(ROOT / "target" / "play"))
     arguments.add_argument("--seed", type=int, default=int(os.environ.get("PLAY_SEED", "18")))
-    arguments.add_argument("--only", choices=["two", "solo", "restart", "rest", "install", "away", "book"],
+    arguments.add_argument("--only", choices=["two", "solo", "restart", "rest", "install", "away", "book", "community"],
                            help="one scenario (while working on it)")
     options = arguments.parse_args()
     shots = Path(options.screenshots)
@@ -1364,6 +1444,8 @@ def main():
                     away_from_the_table(pages, server, shots)
                 if only in (None, "book"):
                     the_rule_book(pages, server, shots)
+                if only in (None, "community"):
+                    community(pages, server, shots)
                 if only in (None, "rest"):
                     the_rest_of_the_table(pages, server)
                     a_vacation(pages, server, shots)

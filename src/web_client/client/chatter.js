@@ -25,14 +25,16 @@ export function logLines(events, names) {
 }
 
 /**
- * The talk's lines.
+ * The talk's lines; `reportable` gives a line of another seat its "Report" button.
  * @param {LoggedEvent[]} events
  * @param {Names} names
+ * @param {((logged: LoggedEvent) => HTMLElement) | null} [reportable]
  */
-export function talkLines(events, names) {
+export function talkLines(events, names, reportable = null) {
   return events.flatMap((logged) => logged.event.type === "table_talk"
     ? [h("li", { "data-seq": logged.seq, class: "talk-line" },
-      h("span", { class: "speaker", text: `${names.of(logged.event.seat)}: ` }), foreign(logged.event.text, "said"))]
+      h("span", { class: "speaker", text: `${names.of(logged.event.seat)}: ` }), foreign(logged.event.text, "said"),
+      reportable && logged.event.seat !== names.yourSeat ? reportable(logged) : null)]
     : []);
 }
 

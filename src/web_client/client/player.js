@@ -1,7 +1,9 @@
 // A player's page (`#/players/<username>`): their public record, overall and by preset
-// (private matches too when it is the reader's own page), and their rating in each pool.
+// (private matches too when it is the reader's own page), and their rating in each pool; on
+// another player's page, "Block" and "Report" (community.js).
 
 import { explain } from "./api.js";
+import { playerControls } from "./community.js";
 import { fill, h, timeElement } from "./dom.js";
 
 /** @typedef {import("./types.js").Tally} Tally */
@@ -15,7 +17,9 @@ export function mountPlayer(root, context, route) {
   const username = route.parts[0] ?? "";
   context.title(username);
   const body = h("div", {}, h("p", { class: "muted", text: "Loading…" }));
-  fill(root, h("h1", { text: username }), body);
+  const yours = context.session.username?.toLowerCase() === username.toLowerCase();
+  fill(root, h("h1", { text: username }),
+    context.session.username && !yours ? playerControls(context, username) : null, body);
   let live = true;
   context.api.get("/v1/players/{username}", { path: { username } }).then((player) => {
     if (!live) return;

@@ -131,8 +131,8 @@ function alertsForm(context, alerts, verified) {
     h("option", { value: "daily", text: "once a day", selected: alerts.digest === "daily" }));
   const hour = h("input", { id: "digest-hour", type: "number", min: 0, max: 23, value: String(alerts.digest_hour) });
   const quiet = h("input", { id: "quiet", type: "checkbox", checked: alerts.quiet_hours !== null });
-  const from = h("input", { id: "quiet-from", type: "time", value: alerts.quiet_hours?.from ?? "22:00" });
-  const until = h("input", { id: "quiet-until", type: "time", value: alerts.quiet_hours?.until ?? "07:30" });
+  const from = h("input", { id: "quiet-from", type: "time", "aria-label": "Quiet from", value: alerts.quiet_hours?.from ?? "22:00" });
+  const until = h("input", { id: "quiet-until", type: "time", "aria-label": "Quiet until", value: alerts.quiet_hours?.until ?? "07:30" });
   const zones = zoneNames(alerts.time_zone);
   const zone = h("select", { id: "time-zone" }, ...zones.map((name) => h("option", { value: name, text: name, selected: name === alerts.time_zone })));
   const error = h("p", { class: "error", role: "alert", hidden: true });

@@ -7,6 +7,7 @@
 // the page came from (the server's own `/play`).
 
 import { fill, h } from "./dom.js";
+import { blockedList } from "./community.js";
 import { mountReach } from "./reach.js";
 
 const KEYS = { api: "kc.api", fourColour: "kc.four-colour", notify: "kc.notify" };
@@ -124,6 +125,7 @@ export function mountSettings(root, context) {
       h("p", { class: "check" }, notify, h("label", { for: "notify", text: "Tell me when it becomes my turn while this page is open, also in the background" })),
       supported ? null : h("p", { class: "muted", text: "This browser cannot show notifications." })),
     reach,
+    blockedList(context),
     h("section", { class: "panel" },
       h("h2", { text: "Server" }),
       h("form", {

@@ -7,13 +7,13 @@
 // ever kept: its requests (to this origin's /v1/ or to another server) pass untouched.
 
 /** The kept files' cache: a new name when the list's shape changes. */
-const CACHE = "kc-client-3";
+const CACHE = "kc-client-4";
 
 /** Every file of the client (a test keeps this list equal to what the server serves). */
 const FILES = [
   "./", "index.html", "style.css", "favicon.svg", "manifest.webmanifest", "icon-192.png", "icon-512.png",
-  "account.js", "api.js", "app.js", "board.js", "book.js", "cards.js", "chatter.js", "dialog.js", "dom.js",
-  "drag.js", "inbox.js", "letters.js", "live.js", "lobby.js", "mine.js", "moves.js", "pairing.js", "player.js",
+  "account.js", "api.js", "app.js", "board.js", "book.js", "cards.js", "chatter.js", "community.js", "dialog.js",
+  "dom.js", "drag.js", "inbox.js", "letters.js", "live.js", "lobby.js", "mine.js", "moves.js", "pairing.js", "player.js",
   "reach.js", "replay.js", "results.js", "ruleform.js", "seats.js", "session.js", "settings.js", "table.js",
   "table_drawing.js", "table_input.js", "types.js", "vacation.js", "vocabulary.js", "waiting.js", "words.js",
 ];

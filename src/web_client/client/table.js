@@ -13,8 +13,8 @@ import { Follower } from "./live.js";
 import { tableRules } from "./lobby.js";
 import { seatList, tickClocks } from "./seats.js";
 import {
-  drawActions, drawBanner, drawBoard, drawHand, drawHint, drawLinks, drawLog, drawResults, drawTalk, drawTalkForm, focusHand,
-  tableParts,
+  drawActions, drawBanner, drawBoard, drawCommunity, drawHand, drawHint, drawLinks, drawLog, drawResults, drawTalk,
+  drawTalkForm, focusHand, tableParts,
 } from "./table_drawing.js";
 import { invitation, waitingRoom } from "./waiting.js";
 import { EVENT_TYPES, NOTE_TYPES, Names, eventText } from "./words.js";
@@ -257,6 +257,31 @@ export class TablePage {
     }
   }
 
+  /**
+   * The reader muted or unmuted the talk: muted, the others' talk leaves the page at once (the
+   * feed leaves it out from now on); unmuted, the whole feed is read again to bring it back.
+   * @param {boolean} muted
+   */
+  async talkMuted(muted) {
+    const yours = this.names().yourSeat;
+    if (muted) {
+      for (const [seq, logged] of this.events) {
+        if (logged.event.type === "table_talk" && logged.event.seat !== yours) this.events.delete(seq);
+      }
+    } else {
+      let after = 0;
+      for (;;) {
+        const page = await this.api.get("/v1/matches/{id}/events", { path: { id: this.id }, query: { after, ...this.watching } });
+        for (const logged of page.events) this.events.set(logged.seq, logged);
+        const last = page.events.at(-1);
+        if (!last || last.seq >= page.version) break;
+        after = last.seq;
+      }
+    }
+    drawTalk(this);
+    drawLog(this);
+  }
+
   names() {
     return new Names(this.summary, this.view?.your_seat ?? this.summary?.seats.find((seat) => seat.username === this.context.session.username && !seat.bot)?.seat ?? null);
   }
@@ -299,6 +324,7 @@ export class TablePage {
     drawHint(this, view);
     drawResults(this, view);
     drawTalkForm(this, view);
+    drawCommunity(this, view);
     if (focused) {
       const again = this.element.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
       if (again instanceof HTMLElement) again.focus({ preventScroll: true });

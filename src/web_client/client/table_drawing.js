@@ -5,6 +5,7 @@
 import { board } from "./board.js";
 import { cardImage, cardName } from "./cards.js";
 import { keepAtEnd, logLines, talkForm, talkLines } from "./chatter.js";
+import { muteSwitch, notesBox, report } from "./community.js";
 import { fill, h } from "./dom.js";
 import { LegalMoves } from "./moves.js";
 import { endActions, handResult, matchResult } from "./results.js";
@@ -15,6 +16,7 @@ import { actionText } from "./words.js";
 /** @typedef {import("./types.js").MatchView} MatchView */
 /** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./types.js").PileId} PileId */
+/** @typedef {import("./types.js").LoggedEvent} LoggedEvent */
 
 /**
  * The parts of a table's page, empty: the header, the waiting room, and the table with its
@@ -38,15 +40,18 @@ export function tableParts(id) {
   const log = h("ol", { class: "log", tabindex: 0, "aria-label": "What happened, newest last" });
   const talk = h("ol", { class: "talk", "aria-label": "Table talk" });
   const talkForm = h("div", { class: "talk-form-area" });
+  const talkTools = h("div", { class: "talk-tools" });
+  const notes = h("div", { class: "notes-area" });
   const tableArea = h("div", { class: "table-area", hidden: true },
     banner, seats, felt, handArea, actions, hintBox, results,
     h("section", { class: "chatter", "aria-label": "Log and talk" },
       h("details", { class: "log-box", open: true }, h("summary", { text: "Log" }), log),
-      h("details", { class: "talk-box", open: true }, h("summary", { text: "Table talk" }), talk, talkForm)));
+      h("details", { class: "talk-box", open: true }, h("summary", { text: "Table talk" }), talk, talkForm, talkTools),
+      notes));
   const element = h("div", { class: "table-page", "data-match": id },
     h("header", { class: "table-head" }, title, linkState, links),
     waitingArea, tableArea);
-  return { title, linkState, links, waitingArea, banner, seats, felt, hand, handArea, actions, hintBox, results, log, talk, talkForm, tableArea, element };
+  return { title, linkState, links, waitingArea, banner, seats, felt, hand, handArea, actions, hintBox, results, log, talk, talkForm, talkTools, notes, tableArea, element };
 }
 
 /**
@@ -210,7 +215,25 @@ export function drawLog(page) {
 
 /** @param {TablePage} page */
 export function drawTalk(page) {
-  keepAtEnd(page.parts.talk, () => fill(page.parts.talk, ...talkLines([...page.events.values()].sort((a, b) => a.seq - b.seq), page.names())));
+  const reportable = page.context.session.username ? (/** @type {LoggedEvent} */ logged) => h("button", {
+    type: "button", class: "quiet report-line", text: "Report", title: "Report this message to the operators",
+    onclick: () => void report(page.context, { about: "message", match_id: page.id, seq: logged.seq }, "Report this message"),
+  }) : null;
+  keepAtEnd(page.parts.talk, () => fill(page.parts.talk,
+    ...talkLines([...page.events.values()].sort((a, b) => a.seq - b.seq), page.names(), reportable)));
+}
+
+/**
+ * The talk's mute switch and, for a seated player, their private notes: drawn once, for a
+ * reader who is logged in.
+ * @param {TablePage} page
+ * @param {MatchView} view
+ */
+export function drawCommunity(page, view) {
+  if (!page.context.session.username || page.parts.talkTools.childElementCount) return;
+  fill(page.parts.talkTools, muteSwitch(page.context, page.id, (muted) => void page.talkMuted(muted)));
+  const seated = view.your_seat !== null && view.your_seat !== undefined;
+  fill(page.parts.notes, seated ? notesBox(page.context, page.id) : null);
 }
 
 /**
