@@ -184,6 +184,7 @@ impl From<MatchError> for ApiError {
             | MatchError::Vacation(_)
             | MatchError::Block(_)
             | MatchError::Note(_)
+            | MatchError::Follow(_)
             | MatchError::Report(_)
             | MatchError::Moderation(_) => unreachable!("a feature's refusal has a sort"),
         };

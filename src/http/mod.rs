@@ -15,6 +15,7 @@ pub mod email;
 pub mod error;
 pub mod extract;
 pub mod fallback;
+pub mod follows;
 pub mod headers;
 pub mod health;
 pub mod held;
@@ -72,6 +73,9 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(blocks::list_blocks)
         .service(blocks::block)
         .service(blocks::unblock)
+        .service(follows::list_follows)
+        .service(follows::follow)
+        .service(follows::unfollow)
         .service(reports::create_report)
         .service(reports::get_report)
         .service(reports::list_reports)

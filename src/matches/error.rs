@@ -6,8 +6,8 @@
 //! (`http::error`).
 
 pub use super::refusals::{
-    BlockError, ClockError, HintError, InvitationError, ModerationError, NoteError, RematchError,
-    ReportError, SeatingError, SeekError, Sort, TableError, TalkError, VacationError,
+    BlockError, ClockError, FollowError, HintError, InvitationError, ModerationError, NoteError,
+    RematchError, ReportError, SeatingError, SeekError, Sort, TableError, TalkError, VacationError,
 };
 pub use super::unrateable::Unrateable;
 use crate::rules::RuleError;
@@ -96,6 +96,9 @@ pub enum MatchError {
     /// Blocks (`matches/blocks.rs`).
     #[error(transparent)]
     Block(#[from] BlockError),
+    /// Follows (`matches/follows.rs`).
+    #[error(transparent)]
+    Follow(#[from] FollowError),
     /// Private notes (`matches/notes.rs`).
     #[error(transparent)]
     Note(#[from] NoteError),
@@ -129,6 +132,7 @@ impl MatchError {
             MatchError::Vacation(refused) => Some(refused.sort()),
             MatchError::Block(refused) => Some(refused.sort()),
             MatchError::Note(refused) => Some(refused.sort()),
+            MatchError::Follow(refused) => Some(refused.sort()),
             MatchError::Report(refused) => Some(refused.sort()),
             MatchError::Moderation(refused) => Some(refused.sort()),
             _ => None,
@@ -162,6 +166,7 @@ impl MatchError {
             MatchError::Vacation(refused) => refused.code(),
             MatchError::Block(refused) => refused.code(),
             MatchError::Note(refused) => refused.code(),
+            MatchError::Follow(refused) => refused.code(),
             MatchError::Report(refused) => refused.code(),
             MatchError::Moderation(refused) => refused.code(),
             MatchError::Store(store) if store.is_unavailable() => "service_unavailable",
@@ -185,6 +190,7 @@ impl MatchError {
             MatchError::Vacation(refused) => refused.field(),
             MatchError::Block(refused) => refused.field(),
             MatchError::Note(refused) => refused.field(),
+            MatchError::Follow(refused) => refused.field(),
             MatchError::Report(refused) => refused.field(),
             MatchError::Moderation(refused) => refused.field(),
             _ => None,

@@ -1,6 +1,7 @@
 //! Listing tables: the public ones (the open lobby, or those being played to watch, for anybody),
-//! the caller's own matches (by status, with results) and their inbox (matches waiting for
-//! their move, soonest deadline first), a page at a time behind an opaque cursor.
+//! the caller's own matches (by status, with results), their inbox (matches waiting for their
+//! move, soonest deadline first) and the public matches of the players they follow, a page at a
+//! time behind an opaque cursor.
 
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -19,6 +20,9 @@ const MAX_PAGE: i64 = 100;
 pub struct ListQuery {
     /// `true`: the caller's matches, newest first.
     pub mine: Option<bool>,
+    /// `true`: the public matches of the players the caller follows (`GET /v1/me/follows`),
+    /// open and being played unless `status` says which, newest first.
+    pub followed: Option<bool>,
     /// Only matches `open`, `playing`, `finished` or `aborted`: of the caller's with
     /// `mine=true` (the history with results), else of the public ones (`open`, the default, is
     /// the lobby; `playing`, the tables being played, to watch).
@@ -51,7 +55,16 @@ impl Matches {
         viewer: Viewer<'_>,
         query: ListQuery,
     ) -> Result<MatchPage, MatchError> {
+        if query.followed == Some(true) && (query.mine == Some(true) || query.turn.is_some()) {
+            return Err(MatchError::invalid_query(
+                "followed",
+                "followed lists other players' public matches: not with mine or turn",
+            ));
+        }
         let listing = match (query.mine, query.turn.as_deref(), query.status) {
+            _ if query.followed == Some(true) => Listing::Followed {
+                status: query.status,
+            },
             (_, Some("mine"), None) => Listing::Inbox,
             (_, Some(_), _) => {
                 return Err(MatchError::invalid_query(

@@ -22,7 +22,8 @@
 //!   tables, pure);
 //! - [`talk`]: table talk, written into the log without making moves stale;
 //! - [`blocks`]: an account keeping another away (invitations, joins, pairing; its words left
-//!   out of the blocker's feed and notifications); [`mutes`]: a reader's mute of a table's
+//!   out of the blocker's feed and notifications); [`follows`]: players an account follows (their
+//!   public matches are a listing); [`mutes`]: a reader's mute of a table's
 //!   talk; [`notes`]: a player's private notes on a match; [`reports`]: what players tell the
 //!   operators about an account, a match or a message; [`moderation`]: the operators' queue
 //!   of reports and their audit log (`kings-corner admin`);
@@ -63,6 +64,7 @@ pub mod error;
 pub mod export;
 pub mod feed;
 mod figures;
+pub mod follows;
 pub mod hints;
 pub mod idempotency;
 pub mod invitations;

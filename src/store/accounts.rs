@@ -124,11 +124,14 @@ impl Db {
                 .bind(id)
                 .execute(&mut *transaction)
                 .await?;
-            // Its blocks go both ways: a tombstone neither blocks nor is blocked.
-            query("DELETE FROM account_blocks WHERE blocker_id = $1 OR blocked_id = $1")
-                .bind(id)
-                .execute(&mut *transaction)
-                .await?;
+            // Its blocks and follows go both ways: a tombstone neither blocks nor is blocked,
+            // neither follows nor is followed.
+            for statement in [
+                "DELETE FROM account_blocks WHERE blocker_id = $1 OR blocked_id = $1",
+                "DELETE FROM follows WHERE follower_id = $1 OR followed_id = $1",
+            ] {
+                query(statement).bind(id).execute(&mut *transaction).await?;
+            }
             transaction.commit().await?;
             Ok::<_, StoreError>(())
         })

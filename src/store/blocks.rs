@@ -110,6 +110,12 @@ impl Db {
                 .execute(&mut *transaction)
                 .await?;
             }
+            // A blocked account follows the blocker no more.
+            query("DELETE FROM follows WHERE follower_id = $1 AND followed_id = $2")
+                .bind(blocked_id)
+                .bind(blocker_id)
+                .execute(&mut *transaction)
+                .await?;
             transaction.commit().await?;
             Ok::<_, StoreError>(Blocked::Now)
         })

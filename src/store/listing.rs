@@ -23,13 +23,21 @@ pub enum Listing {
     /// Matches waiting for the caller's move: the soonest deadline first, then (without a
     /// clock) the longest waiting.
     Inbox,
+    /// Public matches in one state (`None`: open or being played) with a player the caller
+    /// follows at the table, newest first.
+    Followed {
+        /// Only matches in this state.
+        status: Option<MatchStatus>,
+    },
 }
 
 impl Listing {
     /// What a listing sorts by (before the match id, which breaks ties).
     pub fn sort_keys(self) -> &'static [&'static str] {
         match self {
-            Listing::Public { .. } | Listing::Mine { .. } => &["m.created_at"],
+            Listing::Public { .. } | Listing::Mine { .. } | Listing::Followed { .. } => {
+                &["m.created_at"]
+            }
             Listing::Inbox => &[
                 "COALESCE(m.deadline, 9223372036854775807)",
                 "COALESCE(m.turn_since, 0)",
@@ -44,7 +52,9 @@ impl Listing {
     /// The values of [`Listing::sort_keys`] for a row.
     pub fn keys_of(self, row: &MatchRow) -> Vec<i64> {
         match self {
-            Listing::Public { .. } | Listing::Mine { .. } => vec![row.created_at],
+            Listing::Public { .. } | Listing::Mine { .. } | Listing::Followed { .. } => {
+                vec![row.created_at]
+            }
             Listing::Inbox => vec![
                 row.deadline.unwrap_or(i64::MAX),
                 row.turn_since.unwrap_or(0),
@@ -83,6 +93,17 @@ impl Db {
             Listing::Inbox => "m.status = 'playing' AND EXISTS (SELECT 1 FROM match_seats s \
                  WHERE s.match_id = m.id AND s.account_id = $1 AND s.seat = m.turn_seat)"
                 .to_owned(),
+            Listing::Followed { status } => {
+                let state = match status {
+                    Some(_) => "m.status = $2",
+                    None => "m.status IN ('open', 'playing')",
+                };
+                format!(
+                    "m.visibility = 'public' AND {state} AND EXISTS (SELECT 1 FROM match_seats s \
+                     JOIN follows f ON f.followed_id = s.account_id \
+                     WHERE s.match_id = m.id AND f.follower_id = $1)"
+                )
+            }
         };
         let keys = listing.sort_keys();
         let (direction, beyond) = if listing.newest_first() {
@@ -119,6 +140,9 @@ impl Db {
         );
         let status = match listing {
             Listing::Mine {
+                status: Some(status),
+            }
+            | Listing::Followed {
                 status: Some(status),
             }
             | Listing::Public { status } => status.name(),

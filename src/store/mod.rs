@@ -12,9 +12,10 @@
 //!   matches an account played, for its player page;
 //! - [`seating`]: seat changes, each under a lock on its match; [`invitations`] to private
 //!   matches; [`seeks`]: quick pairing's requests for a table, each seated once; [`blocks`]: who
-//!   blocks whom, in spans of time; [`mutes`]: the matches whose talk a reader muted;
-//!   [`notes`]: players' private notes on matches; [`reports`]: what accounts told the
-//!   operators about; [`moderation`]: the operators' queue of reports and their audit log;
+//!   blocks whom, in spans of time; [`follows`]: which players each account follows;
+//!   [`mutes`]: the matches whose talk a reader muted; [`notes`]: players' private notes on
+//!   matches; [`reports`]: what accounts told the operators about; [`moderation`]: the
+//!   operators' queue of reports and their audit log;
 //! - [`ratings`]: each account's rating per pool and the changes behind it; [`vacations`]: an
 //!   account's vacation days and vacation, and the matches whose logs must record it;
 //! - [`append`]: writing a move (its events, read model, kept response and notifications)
@@ -38,6 +39,7 @@ pub mod append;
 mod backlog;
 pub mod blocks;
 mod error;
+pub mod follows;
 pub mod invitations;
 mod listing;
 mod log_rows;

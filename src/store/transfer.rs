@@ -21,6 +21,7 @@ use super::{Backend, Db, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, StoreError, que
 pub const COPIED_TABLES: &[&str] = &[
     "accounts",
     "account_blocks",
+    "follows",
     "signing_keys",
     "refresh_tokens",
     "personal_tokens",

@@ -5,6 +5,7 @@
 //! and nudges are kept in the log but never reach the blocker's feed, stream or notifications.
 //! Nothing the blocked account reads changes, and every refusal is named and changes nothing.
 //!
+//! Follows: the public matches of the players an account follows; a block ends a follow.
 //! Mutes: a reader mutes a table's talk for itself alone. Notes: a player's private notes on a
 //! match, read by them alone, kept after the match and never in its export.
 
@@ -953,4 +954,113 @@ async fn operators_work_the_report_queue_and_every_action_is_audited() {
         app.json_as(leo, "/v1/me/reports").await["reports"],
         json!([])
     );
+}
+
+async fn follow(app: &TestApp, player: &Player, username: &str) -> reqwest::Response {
+    app.post_as(player, &format!("/v1/me/follows/{username}"), &json!({}))
+        .await
+}
+
+/// The ids of `path`'s matches, as `player` lists them.
+async fn listed(app: &TestApp, player: &Player, path: &str) -> BTreeSet<String> {
+    app.json_as(player, path).await["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|summary| summary["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn followed_players_public_matches_are_listed_and_a_block_ends_a_follow() {
+    let app = spawn_app().await;
+    let people = players(&app, 4).await;
+    let (maya, leo, ada, kim) = (&people[0], &people[1], &people[2], &people[3]);
+
+    let followed = follow(&app, maya, "PLAYER1").await;
+    assert_eq!(followed.status(), 201);
+    let followed: Value = followed.json().await.unwrap();
+    assert_eq!(followed["username"], "player1");
+    let again = follow(&app, maya, "player1").await;
+    assert_eq!(again.status(), 200);
+    assert_eq!(again.json::<Value>().await.unwrap(), followed);
+    assert_eq!(
+        app.json_as(maya, "/v1/me/follows").await,
+        json!({"follows": [followed], "most": 1000})
+    );
+
+    // leo's tables: a public one waiting, a public one being played, a private one; and
+    // kim's public table without him.
+    let waiting = app.post_as(leo, "/v1/matches", &json!({"seats": 3})).await;
+    let waiting = waiting.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let playing = full_match(&app, &people[1..3], json!({"preset": "standard"})).await;
+    let private = app
+        .post_as(
+            leo,
+            "/v1/matches",
+            &json!({"seats": 2, "visibility": "private"}),
+        )
+        .await;
+    assert_eq!(private.status(), 201);
+    let others = app.post_as(kim, "/v1/matches", &json!({"seats": 2})).await;
+    assert_eq!(others.status(), 201);
+    let feed = "/v1/matches?followed=true";
+    assert_eq!(
+        listed(&app, maya, feed).await,
+        BTreeSet::from([waiting.clone(), playing.clone()]),
+        "leo's public matches, open and being played, and nothing else"
+    );
+    assert_eq!(
+        listed(&app, maya, &format!("{feed}&status=playing")).await,
+        BTreeSet::from([playing.clone()])
+    );
+    assert!(
+        listed(&app, ada, feed).await.is_empty(),
+        "ada follows nobody"
+    );
+    let anonymous = app.get(feed, None).await;
+    assert_problem(anonymous, 401, "missing_token").await;
+    let mixed = app.get_as(maya, &format!("{feed}&mine=true")).await;
+    assert_problem(mixed, 422, "invalid_query").await;
+
+    // Refusals, named, changing nothing.
+    assert_problem(
+        follow(&app, maya, "player0").await,
+        422,
+        "cannot_follow_yourself",
+    )
+    .await;
+    assert_problem(follow(&app, maya, "[bot]").await, 404, "unknown_username").await;
+    let not_following = app
+        .client
+        .delete(format!("{}/v1/me/follows/player2", app.address))
+        .bearer_auth(&maya.token)
+        .send()
+        .await
+        .unwrap();
+    assert_problem(not_following, 404, "not_following").await;
+
+    // leo blocks maya: her follow ends, and a new one is declined until he lifts the block.
+    assert_eq!(block(&app, leo, "player0").await.status(), 201);
+    assert_eq!(
+        app.json_as(maya, "/v1/me/follows").await["follows"],
+        json!([])
+    );
+    assert!(listed(&app, maya, feed).await.is_empty());
+    assert_problem(follow(&app, maya, "player1").await, 403, "follow_declined").await;
+    assert_eq!(unblock(&app, leo, "player0").await.status(), 204);
+    assert_eq!(follow(&app, maya, "player1").await.status(), 201);
+
+    let stopped = app
+        .client
+        .delete(format!("{}/v1/me/follows/player1", app.address))
+        .bearer_auth(&maya.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stopped.status(), 204);
+    assert!(listed(&app, maya, feed).await.is_empty());
 }

@@ -123,8 +123,8 @@ async fn row_counts(pool: &sqlx::AnyPool) -> Vec<(String, i64)> {
 /// with refresh tokens, a personal token, a stream ticket, a match under way with a kept
 /// (idempotent) move, a private match with an invitation, a finished match with a rematch
 /// whose seats are reserved, a rated match, seeks (seated and open), notifications, a
-/// webhook with a failed delivery attempt, a block, a muted table, notes and a resolved
-/// report.
+/// webhook with a failed delivery attempt, a block, a follow, a muted table, notes and a
+/// resolved report.
 /// Returns the players (logged in once more), their refresh tokens, the personal token, and
 /// the match under way.
 async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
@@ -267,6 +267,10 @@ async fn fill(app: &TestApp) -> (Vec<Player>, Vec<String>, String, String) {
         .post_as(&people[1], "/v1/me/blocks/player2", &json!({}))
         .await;
     assert_eq!(blocked.status(), 201);
+    let followed = app
+        .post_as(&people[0], "/v1/me/follows/player1", &json!({}))
+        .await;
+    assert_eq!(followed.status(), 201);
     let muted = app
         .client
         .put(format!("{}/v1/matches/{under_way}/mute", app.address))

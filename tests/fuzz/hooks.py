@@ -79,6 +79,19 @@ ACROSS_FIELDS = {
         # Where the endpoint's host resolves, and whether the browser's key is on the curve.
         ("invalid_push_subscription", None),
     ],
+    "POST /v1/me/blocks/{username}": [
+        ("cannot_block_yourself", None),
+    ],
+    "POST /v1/me/follows/{username}": [
+        ("cannot_follow_yourself", None),
+    ],
+    "POST /v1/reports": [
+        # `username`, `match_id` and `seq` go with `about`.
+        ("invalid_report", "A report about"),
+        # The account, the match or the talk at `seq` the reporter can see.
+        ("nothing_to_report", None),
+        ("cannot_report_yourself", None),
+    ],
     "POST /v1/me/webhooks": [
         # What a URL parser takes, and the host, resolved, must be an address webhooks may
         # reach.

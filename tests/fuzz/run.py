@@ -64,6 +64,12 @@ BEYOND_THE_SCHEMA = [
     ("PUT", "/v1/me/alerts"),
     # The endpoint resolves to a public address; `keys.p256dh` is a point on P-256.
     ("POST", "/v1/me/push-subscriptions"),
+    # Not the caller's own name (docs/community.md).
+    ("POST", "/v1/me/blocks/{username}"),
+    ("POST", "/v1/me/follows/{username}"),
+    # The fields a report names go with what it is about, and name something the reporter can
+    # see that is not its own (docs/community.md, "Reporting").
+    ("POST", "/v1/reports"),
 ]
 
 

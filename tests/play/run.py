@@ -18,8 +18,9 @@
 7. every request any page makes is an operation of the OpenAPI description;
 8. the rule book page shows the server's HTML of docs/rules.md: sections one level under the
    page's heading, every table in its own scroller, a section's link scrolls to it;
-9. a player reports a line of talk, mutes and unmutes a table's talk, keeps private notes, and
-   blocks a player from their page and lifts the block in the settings (docs/community.md).
+9. a player reports a line of talk, mutes and unmutes a table's talk, keeps private notes,
+   follows a player from their page and finds their table in the lobby, and blocks a player
+   from their page and lifts the block in the settings (docs/community.md).
 
     python3 tests/play/run.py target/debug/kings-corner [--screenshots DIR]
 
@@ -1384,6 +1385,17 @@ def community(pages, server, shots):
     _, theirs = server.call("GET", f"/v1/matches/{match}/notes", rudy_token)
     expect(theirs["text"] == "", f"rudy does not read nell's notes: {theirs}")
     print("ok: nell's notes were kept and read back after a reload; rudy's notes of the match are empty")
+
+    # Followed from rudy's page: his public table shows in nell's lobby.
+    nell.goto(f"{here}#/players/rudy")
+    nell.click(".player-controls [data-action=follow]")
+    nell.wait_for_selector(".player-controls [data-action=unfollow]")
+    _, follows = server.call("GET", "/v1/me/follows", nell_token)
+    expect([follow["username"] for follow in follows["follows"]] == ["rudy"], f"the server holds the follow: {follows}")
+    nell.goto(f"{here}#/")
+    nell.wait_for_selector(f".followed a[href*='{match}']")
+    screenshots(nell, shots, "lobby-followed")
+    print("ok: nell followed rudy from his page; his public table shows under 'Players you follow' in her lobby")
 
     # Blocked from rudy's page, listed and lifted in the settings.
     nell.goto(f"{here}#/players/rudy")

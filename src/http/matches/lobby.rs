@@ -35,18 +35,19 @@ pub async fn create_match(
         .json(created))
 }
 
-/// List the open public lobby (default), the public matches being played (`status=playing`), the caller's matches (`mine=true`) or their inbox (`turn=mine`).
+/// List the open public lobby (default), the public matches being played (`status=playing`), the caller's matches (`mine=true`), their inbox (`turn=mine`) or the public matches of the players they follow (`followed=true`).
 ///
 /// A player looking for the matches they sit in must send `mine=true` (with a token): the
 /// default lists only public matches waiting for players, for anybody, also without a token;
-/// `status` picks other public ones (`playing`: tables to watch). Pages are cursor-based: pass
-/// `next_cursor` as `cursor`.
+/// `status` picks other public ones (`playing`: tables to watch). `followed=true` (with a
+/// token) lists the public matches, open and being played, of the players you follow
+/// (`GET /v1/me/follows`). Pages are cursor-based: pass `next_cursor` as `cursor`.
 #[utoipa::path(
     tag = "matches",
     params(ListQuery),
     responses(
         (status = 200, description = "A page", body = MatchPage),
-        (status = 401, description = "`mine` or `turn` without a token (`missing_token`), or an invalid token", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`mine`, `turn` or `followed` without a token (`missing_token`), or an invalid token", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad cursor, limit or filter", body = Problem, content_type = "application/problem+json"),
     ),
     security((), ("bearer" = ["read"]))

@@ -7,6 +7,7 @@
 
 mod blocks;
 mod clock;
+mod follows;
 mod hints;
 mod invitations;
 mod moderation;
@@ -21,6 +22,7 @@ mod vacations;
 
 pub use blocks::BlockError;
 pub use clock::ClockError;
+pub use follows::FollowError;
 pub use hints::HintError;
 pub use invitations::InvitationError;
 pub use moderation::ModerationError;

@@ -1,6 +1,7 @@
-// Keeping people away and telling the operators (docs/community.md): blocking a player from
-// their page, the list of blocks in the settings, reporting an account, a match or a line of
-// talk, muting a table's talk, and a player's private notes beside the table.
+// Finding people, keeping them away and telling the operators (docs/community.md): following
+// and blocking a player from their page (their public tables then show in the lobby), the list
+// of blocks in the settings, reporting an account, a match or a line of talk, muting a table's
+// talk, and a player's private notes beside the table.
 
 import { explain } from "./api.js";
 import { fill, find, h } from "./dom.js";
@@ -20,13 +21,31 @@ const REASONS = /** @type {[NewReportRequest["reason"], string][]} */ ([
 ]);
 
 /**
- * Block and report buttons for another player's page, saying whether you block them.
+ * Follow, block and report buttons for another player's page, saying whether you follow or
+ * block them.
  * @param {Context} context
  * @param {string} username
  */
 export function playerControls(context, username) {
   const area = h("div", { class: "button-row player-controls" });
+  const same = (/** @type {{username: string}} */ entry) => entry.username.toLowerCase() === username.toLowerCase();
+  let following = false;
   const draw = (/** @type {boolean} */ blocked) => fill(area,
+    blocked ? null : h("button", {
+      type: "button", class: following ? "quiet" : "", "data-action": following ? "unfollow" : "follow",
+      text: following ? "Unfollow" : "Follow",
+      title: following ? "Stop listing their public tables in your lobby" : "List their public tables in your lobby",
+      onclick: async () => {
+        try {
+          if (following) await context.api.delete("/v1/me/follows/{username}", { path: { username } });
+          else await context.api.post("/v1/me/follows/{username}", { path: { username } });
+          following = !following;
+          draw(blocked);
+        } catch (error) {
+          context.toast(explain(error), "error");
+        }
+      },
+    }),
     h("button", {
       type: "button", class: "quiet", "data-action": blocked ? "unblock" : "block",
       text: blocked ? "Unblock" : "Block",
@@ -48,9 +67,10 @@ export function playerControls(context, username) {
       onclick: () => void report(context, { about: "account", username }, `Report ${username}`),
     }),
     blocked ? h("span", { class: "muted", text: "You block this player." }) : null);
-  context.api.get("/v1/me/blocks").then(
-    (list) => draw(list.blocks.some((block) => block.username.toLowerCase() === username.toLowerCase())),
-    (error) => fill(area, h("p", { class: "error", role: "alert", text: explain(error) })));
+  Promise.all([context.api.get("/v1/me/blocks"), context.api.get("/v1/me/follows")]).then(([blocks, follows]) => {
+    following = follows.follows.some(same);
+    draw(blocks.blocks.some(same));
+  }, (error) => fill(area, h("p", { class: "error", role: "alert", text: explain(error) })));
   return area;
 }
 

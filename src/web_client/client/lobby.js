@@ -26,6 +26,7 @@ export function mountLobby(root, context) {
   const loggedIn = context.session.username !== null;
   const tables = h("div", { class: "tables", "aria-live": "polite" }, h("p", { class: "muted", text: "Looking for tables…" }));
   const playing = h("div", { class: "playing" });
+  const followed = h("div", { class: "followed" });
   const createArea = h("div", {}, loggedIn ? h("p", { class: "muted", text: "Loading the rules…" }) : null);
   const pairingArea = h("div", {});
   fill(root,
@@ -37,7 +38,9 @@ export function mountLobby(root, context) {
         h("section", { class: "panel", "aria-labelledby": "open-tables" },
           h("h2", { id: "open-tables", text: "Open tables" }), tables),
         h("section", { class: "panel", "aria-labelledby": "being-played" },
-          h("h2", { id: "being-played", text: "Being played: watch" }), playing)),
+          h("h2", { id: "being-played", text: "Being played: watch" }), playing),
+        loggedIn ? h("section", { class: "panel", "aria-labelledby": "followed-tables" },
+          h("h2", { id: "followed-tables", text: "Players you follow" }), followed) : null),
       loggedIn ? h("div", { class: "lobby-column" },
         pairingArea,
         h("section", { class: "panel", "aria-labelledby": "create-table" },
@@ -77,9 +80,10 @@ export function mountLobby(root, context) {
 
   const load = async (/** @type {boolean} */ fromStart) => {
     try {
-      const [page, watched] = await Promise.all([
+      const [page, watched, theirs] = await Promise.all([
         context.api.get("/v1/matches", { query: { limit: 50, cursor: fromStart ? undefined : cursor ?? undefined } }),
         context.api.get("/v1/matches", { query: { status: "playing", limit: 20 } }),
+        loggedIn ? context.api.get("/v1/matches", { query: { followed: true, limit: 20 } }) : null,
       ]);
       if (!live) return;
       listed = fromStart ? page.matches : [...listed, ...page.matches];
@@ -88,6 +92,11 @@ export function mountLobby(root, context) {
       fill(playing, watched.matches.length
         ? h("ul", { class: "match-list" }, watched.matches.map((summary) => watchRow(summary, /** @type {RulesCatalog} */ (catalog), context)))
         : h("p", { class: "muted", text: "No public table is being played now." }));
+      if (theirs) {
+        fill(followed, theirs.matches.length
+          ? h("ul", { class: "match-list" }, theirs.matches.map((summary) => watchRow(summary, /** @type {RulesCatalog} */ (catalog), context)))
+          : h("p", { class: "muted", text: "None of the players you follow sits at a public table now. Follow a player from their page." }));
+      }
     } catch (error) {
       if (live) fill(tables, h("p", { class: "error", role: "alert", text: explain(error) }));
     }
