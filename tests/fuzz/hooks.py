@@ -51,6 +51,8 @@ ACROSS_FIELDS = {
         ("invalid_query", "not a cursor of this listing"),
         # `turn=mine` lists matches being played, so it takes no `status`.
         ("invalid_query", "turn takes only `mine`"),
+        # `followed=true` lists other players' matches: not with `mine` or `turn`.
+        ("invalid_query", "followed lists other players' public matches"),
     ],
     "POST /v1/seeks": [
         # A preset's own number of decks bounds its seats.
