@@ -35,9 +35,6 @@ pub trait NumberedLog {
     fn wait_more(&self, after: i64, wait: Duration) -> impl Future<Output = bool> {
         self.wait_past(after, wait)
     }
-
-    /// An item's number.
-    fn number(item: &Self::Item) -> i64;
 }
 
 /// A page of a log as its reader may see it: a log may leave out entries its reader is not
@@ -49,14 +46,6 @@ pub struct Page<T> {
     pub items: Vec<T>,
     /// The number of the last entry read, shown or not (the `after` asked for when none was).
     pub through: i64,
-}
-
-impl<T> Page<T> {
-    /// A page that shows every entry it read (`after`: the number it was read after).
-    pub fn whole(items: Vec<T>, after: i64, number: impl Fn(&T) -> i64) -> Page<T> {
-        let through = items.last().map_or(after, number);
-        Page { items, through }
-    }
 }
 
 /// A page of `log` after `after` and its newest number (which the reader knew to be `newest`),
@@ -229,10 +218,6 @@ mod tests {
                 self.items.lock().unwrap().push(next);
             }
             next.is_some()
-        }
-
-        fn number(item: &i64) -> i64 {
-            *item
         }
     }
 

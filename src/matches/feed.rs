@@ -226,8 +226,4 @@ impl<M: Borrow<Matches>> NumberedLog for MatchLog<M> {
             .wait_more(&self.match_id, after, wait)
             .await
     }
-
-    fn number(logged: &LoggedEvent) -> i64 {
-        logged.seq
-    }
 }

@@ -296,8 +296,4 @@ impl<N: Borrow<Notifications>, A: Borrow<str>> NumberedLog for AccountLog<N, A> 
         let topic = account_topic(self.account_id.borrow());
         notifications.live.wait_more(&topic, after, wait).await
     }
-
-    fn number(notification: &Notification) -> i64 {
-        notification.seq
-    }
 }
