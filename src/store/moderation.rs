@@ -4,7 +4,7 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::reports::ReportRow;
+use super::reports::{ReportRow, report_of};
 use super::{Db, StoreError, query};
 
 /// A report as an operator reads it: the report and who made it.
@@ -51,19 +51,7 @@ const QUEUED_COLUMNS: &str = "r.id, r.about, a.username, r.match_id, r.seq, r.re
 
 fn queued(row: &AnyRow) -> Result<QueuedReport, sqlx::Error> {
     Ok(QueuedReport {
-        report: ReportRow {
-            id: row.try_get("id")?,
-            about: row.try_get("about")?,
-            username: row.try_get("username")?,
-            match_id: row.try_get("match_id")?,
-            seq: row.try_get("seq")?,
-            reason: row.try_get("reason")?,
-            note: row.try_get("note")?,
-            status: row.try_get("status")?,
-            outcome: row.try_get("outcome")?,
-            created_at: row.try_get("created_at")?,
-            resolved_at: row.try_get("resolved_at")?,
-        },
+        report: report_of(row)?,
         reporter: row.try_get("reporter")?,
     })
 }

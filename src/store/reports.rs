@@ -73,7 +73,9 @@ const REPORT_COLUMNS: &str = "r.id, r.about, a.username, r.match_id, r.seq, r.re
      r.status, r.outcome, r.created_at, r.resolved_at \
      FROM reports r LEFT JOIN accounts a ON a.id = r.account_id";
 
-fn report_of(row: &AnyRow) -> Result<ReportRow, sqlx::Error> {
+/// A [`ReportRow`] from a row with [`REPORT_COLUMNS`]'s names (the operators' queue reads the
+/// same ones, `store/moderation.rs`).
+pub(super) fn report_of(row: &AnyRow) -> Result<ReportRow, sqlx::Error> {
     Ok(ReportRow {
         id: row.try_get("id")?,
         about: row.try_get("about")?,
