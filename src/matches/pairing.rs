@@ -28,35 +28,29 @@ pub struct Pairing {
     pub bot_level: Level,
 }
 
-/// Pairs of accounts kept apart: one of the two blocks the other.
+/// Pairs of accounts kept apart: one of the two blocks the other. Each account maps to those it
+/// may not sit with, both ways round, so a check borrows and allocates nothing (it runs for
+/// every pair of seekers a round weighs).
 #[derive(Debug, Default)]
-pub struct Apart(HashSet<(String, String)>);
+pub struct Apart(HashMap<String, HashSet<String>>);
 
 impl Apart {
     /// The pairs of these blocks, (blocker, blocked) each: either way round keeps them apart.
     pub fn of(blocks: Vec<(String, String)>) -> Apart {
-        Apart(
-            blocks
-                .into_iter()
-                .map(|(one, other)| {
-                    if one <= other {
-                        (one, other)
-                    } else {
-                        (other, one)
-                    }
-                })
-                .collect(),
-        )
+        let mut apart: HashMap<String, HashSet<String>> = HashMap::new();
+        for (blocker, blocked) in blocks {
+            apart
+                .entry(blocked.clone())
+                .or_default()
+                .insert(blocker.clone());
+            apart.entry(blocker).or_default().insert(blocked);
+        }
+        Apart(apart)
     }
 
     /// Whether accounts `one` and `other` may sit at one table.
     fn allow(&self, one: &str, other: &str) -> bool {
-        let (low, high) = if one <= other {
-            (one, other)
-        } else {
-            (other, one)
-        };
-        self.0.is_empty() || !self.0.contains(&(low.to_owned(), high.to_owned()))
+        self.0.get(one).is_none_or(|kept| !kept.contains(other))
     }
 }
 
